@@ -1,0 +1,345 @@
+// CAASACrypto: the narrow C API that the AASA Swift library uses to reach OpenSSL 3.
+//
+// Why this exists: Swift cannot import OpenSSL's function-like macros (sk_X509_num,
+// PKCS7_type_is_signed, BIO_get_mem_data, OPENSSL_free, ...) and every OpenSSL object needs
+// a matching free. Keeping all of that in one small C target means the Swift side sees only
+// opaque handles, plain structs and status codes, and every free lives in one place where
+// AddressSanitizer and valgrind can watch it. This header includes no OpenSSL header.
+//
+// Conventions:
+// - Every function is prefixed `caasa_`. Handles are opaque; each has exactly one `_free`.
+// - Functions that can fail return a `caasa_status`. They clear this thread's OpenSSL error
+//   queue on entry and leave OpenSSL's own explanation on it on failure: drain it with
+//   `caasa_error_pop` on the same thread before the next call.
+// - Buffers returned through `caasa_buffer` are owned by the caller: free with
+//   `caasa_buffer_free`. Input buffers may be (NULL, 0).
+// - Out-parameters are written only on success, except where documented.
+
+#ifndef CAASA_CRYPTO_H
+#define CAASA_CRYPTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__clang__)
+#define CAASA_CLOSED_ENUM __attribute__((enum_extensibility(closed)))
+#pragma clang assume_nonnull begin
+#else
+#define CAASA_CLOSED_ENUM
+#define _Nullable
+#define _Nonnull
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// MARK: - Status codes
+
+/// The result of every fallible call. Swift words the message; OpenSSL's own lines are on
+/// the error queue (see `caasa_error_pop`).
+typedef enum CAASA_CLOSED_ENUM caasa_status {
+    CAASA_OK = 0,
+    CAASA_ERR_MEMORY,                  ///< allocation failed
+    CAASA_ERR_INVALID_ARGUMENT,        ///< a NULL handle, an index out of range, a bad option
+    CAASA_ERR_KEY_DECODE,              ///< the bytes are not a private key OpenSSL can read
+    CAASA_ERR_KEY_NEEDS_PASSPHRASE,    ///< the key is encrypted and no passphrase was given
+    CAASA_ERR_KEY_BAD_PASSPHRASE,      ///< the key is encrypted and the passphrase is wrong
+    CAASA_ERR_CERT_DECODE,             ///< the bytes are not (only) X.509 certificates
+    CAASA_ERR_NO_CERTIFICATES,         ///< PEM text with no CERTIFICATE block
+    CAASA_ERR_PKCS12_DECODE,           ///< the bytes are not a PKCS#12 bundle
+    CAASA_ERR_PKCS12_BAD_PASSPHRASE,   ///< the PKCS#12 MAC does not verify with that passphrase
+    CAASA_ERR_PKCS12_INCOMPLETE,       ///< the PKCS#12 bundle lacks a key or a certificate
+    CAASA_ERR_KEY_CERT_MISMATCH,       ///< the private key is not the certificate's key
+    CAASA_ERR_UNKNOWN_DIGEST,          ///< the digest name is unknown to OpenSSL
+    CAASA_ERR_SIGN,                    ///< OpenSSL failed to build the signature
+    CAASA_ERR_ENCODE,                  ///< OpenSSL failed to serialise the result
+    CAASA_ERR_PKCS7_DECODE,            ///< the bytes are not a PKCS#7 structure in that format
+    CAASA_ERR_TRAILING_DATA,           ///< DER/BER followed by bytes that are not part of it
+    CAASA_ERR_NOT_SIGNED_DATA,         ///< PKCS#7, but not SignedData
+    CAASA_ERR_NO_CONTENT,              ///< SignedData without embedded content (detached)
+    CAASA_ERR_NO_SIGNERS,              ///< SignedData with no SignerInfo
+    CAASA_ERR_SIGNER_NOT_FOUND,        ///< no certificate matches a SignerInfo's issuer+serial
+    CAASA_ERR_CONTENT_DIGEST_MISMATCH, ///< the content does not match the signed digest
+    CAASA_ERR_BAD_SIGNATURE,           ///< the signature does not verify with the signer's key
+    CAASA_ERR_VERIFY,                  ///< any other verification failure
+    CAASA_ERR_TRUST_LOAD,              ///< trust anchors could not be loaded
+} caasa_status;
+
+// MARK: - Errors
+
+/// One entry of OpenSSL's per-thread error queue.
+typedef struct caasa_error_entry {
+    unsigned long code;  ///< OpenSSL's packed error code
+    int library;         ///< ERR_GET_LIB(code)
+    int reason;          ///< ERR_GET_REASON(code)
+    char text[512];      ///< "library: reason (extra data)", NUL-terminated
+} caasa_error_entry;
+
+/// Pops the oldest entry of this thread's OpenSSL error queue into `out`.
+/// Returns 1 when an entry was popped, 0 when the queue is empty.
+int caasa_error_pop(caasa_error_entry *out);
+
+/// Empties this thread's OpenSSL error queue.
+void caasa_error_clear(void);
+
+// MARK: - Buffers
+
+/// Bytes allocated by this module and owned by the caller.
+typedef struct caasa_buffer {
+    uint8_t *_Nullable data;
+    size_t length;
+} caasa_buffer;
+
+/// Frees (and zeroes) a buffer's bytes and resets it to (NULL, 0). Safe on an empty buffer.
+void caasa_buffer_free(caasa_buffer *buffer);
+
+/// Overwrites `length` bytes at `data` with zeroes in a way the compiler cannot elide.
+void caasa_cleanse(void *_Nullable data, size_t length);
+
+// MARK: - Private keys
+
+/// An OpenSSL private key (EVP_PKEY).
+typedef struct caasa_key caasa_key;
+
+/// Reads a private key: PEM (PKCS#1, PKCS#8, encrypted PKCS#8, SEC1) or DER (PKCS#8,
+/// encrypted PKCS#8, PKCS#1). `passphrase` may be NULL; it is used only if the key is
+/// encrypted, and is not kept. Returns `CAASA_ERR_KEY_NEEDS_PASSPHRASE` when the key is
+/// encrypted and `passphrase` is NULL.
+caasa_status caasa_key_load(const void *_Nullable data, size_t length,
+                            const void *_Nullable passphrase, size_t passphrase_length,
+                            caasa_key *_Nullable *_Nonnull out);
+
+/// Frees a key. NULL is ignored.
+void caasa_key_free(caasa_key *_Nullable key);
+
+/// The key's algorithm name ("RSA", "EC", "ED25519", ...), owned by OpenSSL.
+const char *caasa_key_type(const caasa_key *key);
+
+/// The key's size in bits (RSA modulus, EC field size).
+int caasa_key_bits(const caasa_key *key);
+
+// MARK: - Certificates
+
+/// An ordered list of X.509 certificates (STACK_OF(X509)).
+typedef struct caasa_certs caasa_certs;
+
+/// Reads certificates: every CERTIFICATE block of PEM text (other blocks are skipped), or
+/// one or more concatenated DER certificates. Fails on any undecodable certificate.
+caasa_status caasa_certs_load(const void *_Nullable data, size_t length,
+                              caasa_certs *_Nullable *_Nonnull out);
+
+/// A new, empty list (NULL when out of memory).
+caasa_certs *_Nullable caasa_certs_new(void);
+
+/// Appends `source[index]` to `list`, sharing the certificate (reference counted).
+caasa_status caasa_certs_append(caasa_certs *list, const caasa_certs *source, size_t index);
+
+/// The number of certificates in the list.
+size_t caasa_certs_count(const caasa_certs *list);
+
+/// Frees the list and releases its certificates. NULL is ignored.
+void caasa_certs_free(caasa_certs *_Nullable list);
+
+/// The DER encoding of `list[index]`.
+caasa_status caasa_certs_der(const caasa_certs *list, size_t index, caasa_buffer *out);
+
+/// 1 when `list[index]` is valid for `host` as TLS checks it (subjectAltName dNSName only,
+/// wildcards in the left-most label only), 0 when not, -1 on error.
+int caasa_certs_check_host(const caasa_certs *list, size_t index, const char *host);
+
+/// 1 when `key` is the private key of `list[index]`, 0 when not.
+int caasa_certs_match_key(const caasa_certs *list, size_t index, const caasa_key *key);
+
+/// What a certificate says, as plain C strings (owned by the struct).
+typedef struct caasa_cert_info {
+    char *subject;              ///< "C=US, O=Example, CN=example.com"
+    char *issuer;               ///< same format
+    char *serial;               ///< upper-case hex, no separators
+    int64_t not_before;         ///< Unix seconds
+    int64_t not_after;          ///< Unix seconds
+    char *_Nullable dns_names;  ///< subjectAltName entries "DNS:x", "IP:x", "email:x", "URI:x", '\n'-separated
+    char *_Nullable key_usage_ext; ///< extendedKeyUsage short names ("serverAuth"), '\n'-separated; NULL if absent
+    char *key_type;             ///< "RSA", "EC", ...
+    int key_bits;
+    char *_Nullable curve;      ///< EC curve name ("prime256v1"), NULL otherwise
+    char *signature_algorithm;  ///< "sha256WithRSAEncryption"
+    int is_ca;                  ///< basicConstraints CA:TRUE
+    int self_signed;            ///< issuer == subject and the signature verifies with its own key
+    uint8_t sha256[32];         ///< SHA-256 fingerprint of the DER
+    uint8_t sha1[20];           ///< SHA-1 fingerprint of the DER
+} caasa_cert_info;
+
+/// Describes `list[index]`. Free the result with `caasa_cert_info_free`.
+caasa_status caasa_certs_info(const caasa_certs *list, size_t index,
+                              caasa_cert_info *_Nullable *_Nonnull out);
+
+/// Frees a `caasa_cert_info`. NULL is ignored.
+void caasa_cert_info_free(caasa_cert_info *_Nullable info);
+
+// MARK: - PKCS#12
+
+/// Opens a PKCS#12 bundle: its private key, its certificate, and any further certificates.
+/// `passphrase` may be NULL for an unprotected bundle. `chain_out` receives an empty list
+/// when the bundle has no further certificates.
+caasa_status caasa_pkcs12_load(const void *_Nullable data, size_t length,
+                               const void *_Nullable passphrase, size_t passphrase_length,
+                               caasa_key *_Nullable *_Nonnull key_out,
+                               caasa_certs *_Nullable *_Nonnull certificate_out,
+                               caasa_certs *_Nullable *_Nonnull chain_out);
+
+// MARK: - Signing
+
+/// The serialisation of a signed message.
+typedef enum CAASA_CLOSED_ENUM caasa_encoding {
+    CAASA_ENCODING_DER = 0,   ///< binary DER (the AASA recipe's `-outform DER`)
+    CAASA_ENCODING_PEM,       ///< "-----BEGIN PKCS7-----" armour
+    CAASA_ENCODING_SMIME,     ///< S/MIME: application/x-pkcs7-mime, base64 body
+} caasa_encoding;
+
+/// How to sign. Mirrors `openssl smime -sign -nodetach` flags.
+typedef struct caasa_sign_options {
+    const char *digest;         ///< "sha256", "sha384", "sha512", "sha1"
+    int binary;                 ///< 1: `-binary` (bytes as given); 0: MIME canonical CRLF text
+    int signed_attributes;      ///< 0: `-noattr` (the AASA recipe); 1: signingTime, contentType, smimeCapabilities
+    caasa_encoding encoding;
+} caasa_sign_options;
+
+/// Signs `content` exactly as
+/// `openssl smime -sign -signer CERT -inkey KEY -certfile CHAIN -nodetach [-noattr] [-binary] -md DIGEST`
+/// does: SignedData with the content embedded, the `chain` certificates first and the signer
+/// certificate `signer[signer_index]` last. `chain` may be NULL.
+caasa_status caasa_sign(const caasa_key *key, const caasa_certs *signer, size_t signer_index,
+                        const caasa_certs *_Nullable chain,
+                        const void *_Nullable content, size_t content_length,
+                        const caasa_sign_options *options, caasa_buffer *out);
+
+// MARK: - Parsing signed messages
+
+/// A parsed PKCS#7 message (PKCS7). Immutable once parsed.
+typedef struct caasa_pkcs7 caasa_pkcs7;
+
+/// Parses a PKCS#7 message in the given encoding. DER input may be BER (indefinite
+/// lengths); PEM accepts the labels PKCS7, "PKCS #7 SIGNED DATA" and CMS; S/MIME accepts
+/// application/(x-)pkcs7-mime and multipart/signed. Any PKCS#7 content type parses; check
+/// `caasa_pkcs7_summary.is_signed_data`.
+caasa_status caasa_pkcs7_parse(const void *_Nullable data, size_t length, caasa_encoding encoding,
+                               caasa_pkcs7 *_Nullable *_Nonnull out);
+
+/// Frees a parsed message. NULL is ignored.
+void caasa_pkcs7_free(caasa_pkcs7 *_Nullable message);
+
+/// The outline of a parsed message.
+typedef struct caasa_pkcs7_summary {
+    char type[64];          ///< outer content type, short name ("pkcs7-signedData")
+    int is_signed_data;     ///< 1 for SignedData
+    char content_type[64];  ///< SignedData only: encapsulated content type ("pkcs7-data")
+    int has_content;        ///< SignedData only: 1 when the content is embedded (not detached)
+    int signer_count;       ///< SignedData only
+    int certificate_count;  ///< SignedData only
+} caasa_pkcs7_summary;
+
+caasa_status caasa_pkcs7_summarize(const caasa_pkcs7 *message, caasa_pkcs7_summary *out);
+
+/// One SignerInfo of a SignedData.
+typedef struct caasa_signer_summary {
+    char digest[64];            ///< digest algorithm short name ("SHA256")
+    char signature[64];         ///< signature algorithm short name ("rsaEncryption")
+    int has_signed_attributes;  ///< 1 when authenticatedAttributes are present
+    char issuer[512];           ///< issuer of the signer certificate, as in caasa_cert_info
+    char serial[128];           ///< serial of the signer certificate, upper-case hex
+} caasa_signer_summary;
+
+caasa_status caasa_pkcs7_signer(const caasa_pkcs7 *message, size_t index, caasa_signer_summary *out);
+
+/// A new list holding the certificates carried in the message (possibly empty).
+caasa_status caasa_pkcs7_certificates(const caasa_pkcs7 *message, caasa_certs *_Nullable *_Nonnull out);
+
+/// The embedded content bytes exactly as stored, without any verification.
+caasa_status caasa_pkcs7_content(const caasa_pkcs7 *message, caasa_buffer *out);
+
+/// Checks every SignerInfo's signature over the embedded content (no chain checks). The
+/// signer certificates are looked up by issuer and serial among the message's certificates
+/// and `extra`. On success, `content_out` receives the content bytes exactly as embedded and
+/// `signers_out` the signer certificates in SignerInfo order.
+caasa_status caasa_pkcs7_verify_signature(const caasa_pkcs7 *message, const caasa_certs *_Nullable extra,
+                                          caasa_buffer *content_out,
+                                          caasa_certs *_Nullable *_Nonnull signers_out);
+
+// MARK: - Trust and certificate chains
+
+/// A set of trust anchors (X509_STORE). Safe to share between threads once filled.
+typedef struct caasa_trust caasa_trust;
+
+/// A new, empty trust store (NULL when out of memory).
+caasa_trust *_Nullable caasa_trust_new(void);
+
+/// Adds OpenSSL's default locations (the system bundle; honours SSL_CERT_FILE/SSL_CERT_DIR).
+caasa_status caasa_trust_add_system_roots(caasa_trust *trust);
+
+/// Adds every certificate of `certs` as a trust anchor.
+caasa_status caasa_trust_add_certs(caasa_trust *trust, const caasa_certs *certs);
+
+/// Adds a directory of hashed certificate names (`openssl rehash`), looked up lazily.
+caasa_status caasa_trust_add_directory(caasa_trust *trust, const char *path);
+
+/// Frees the store. NULL is ignored.
+void caasa_trust_free(caasa_trust *_Nullable trust);
+
+/// Which X.509 purpose the signer certificate must fit.
+typedef enum CAASA_CLOSED_ENUM caasa_purpose {
+    CAASA_PURPOSE_ANY = 0,      ///< no extendedKeyUsage requirement
+    CAASA_PURPOSE_SSL_SERVER,   ///< a TLS server certificate (what AASA signers are)
+    CAASA_PURPOSE_SMIME_SIGN,   ///< an S/MIME signing certificate (OpenSSL smime's default)
+} caasa_purpose;
+
+/// How to check a chain.
+typedef struct caasa_chain_params {
+    caasa_purpose purpose;
+    int use_time;                 ///< 1: check validity at `time` instead of now
+    int64_t time;                 ///< Unix seconds
+    const char *_Nullable host;   ///< require the leaf to be valid for this host name
+    int partial_chain;            ///< 1: a trusted intermediate is enough as an anchor
+} caasa_chain_params;
+
+/// Why a chain did not verify, in the terms a user needs.
+typedef enum CAASA_CLOSED_ENUM caasa_chain_failure {
+    CAASA_CHAIN_OK = 0,
+    CAASA_CHAIN_UNTRUSTED,        ///< no path to a trust anchor, or a self-signed certificate
+    CAASA_CHAIN_EXPIRED,
+    CAASA_CHAIN_NOT_YET_VALID,
+    CAASA_CHAIN_WRONG_PURPOSE,
+    CAASA_CHAIN_HOST_MISMATCH,
+    CAASA_CHAIN_BAD_CERT_SIGNATURE,
+    CAASA_CHAIN_OTHER,
+} caasa_chain_failure;
+
+/// The outcome of a chain check. Free with `caasa_chain_result_clear`.
+typedef struct caasa_chain_result {
+    caasa_chain_failure failure;
+    int error;                      ///< OpenSSL's X509_V_ERR_* code (0 when verified)
+    int error_depth;                ///< 0 = the leaf
+    char error_string[256];         ///< X509_verify_cert_error_string(error)
+    caasa_certs *_Nullable chain;   ///< the chain as built, leaf first (also on failure)
+    caasa_certs *_Nullable error_certificate; ///< the certificate at error_depth (one element)
+} caasa_chain_result;
+
+/// Builds and checks the chain of `leaf[index]` to the anchors in `trust`, using the
+/// certificates in `untrusted` as possible intermediates. Returns CAASA_OK whenever the check
+/// ran, whatever its verdict: read `out->failure`.
+caasa_status caasa_verify_chain(const caasa_trust *trust, const caasa_certs *leaf, size_t index,
+                                const caasa_certs *_Nullable untrusted,
+                                const caasa_chain_params *params, caasa_chain_result *out);
+
+/// Frees what a `caasa_chain_result` holds and zeroes it.
+void caasa_chain_result_clear(caasa_chain_result *result);
+
+#ifdef __cplusplus
+}
+#endif
+
+#if defined(__clang__)
+#pragma clang assume_nonnull end
+#endif
+
+#endif // CAASA_CRYPTO_H

@@ -1,0 +1,64 @@
+// Helpers shared by the CAASACrypto implementation files. Not part of the public API.
+#ifndef CAASA_INTERNAL_H
+#define CAASA_INTERNAL_H
+
+#define _GNU_SOURCE 1  // memmem
+
+#include "CAASACrypto.h"
+
+#include <string.h>
+#include <limits.h>
+#include <stdio.h>
+
+#include <openssl/bio.h>
+#include <openssl/crypto.h>
+#include <openssl/decoder.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/core_names.h>
+#include <openssl/objects.h>
+#include <openssl/pem.h>
+#include <openssl/pkcs12.h>
+#include <openssl/pkcs7.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+
+// The opaque public handles are the OpenSSL objects themselves.
+static inline EVP_PKEY *caasa_pkey(const caasa_key *key) { return (EVP_PKEY *)key; }
+static inline STACK_OF(X509) *caasa_stack(const caasa_certs *certs) { return (STACK_OF(X509) *)certs; }
+static inline PKCS7 *caasa_p7(const caasa_pkcs7 *message) { return (PKCS7 *)message; }
+static inline X509_STORE *caasa_store(const caasa_trust *trust) { return (X509_STORE *)trust; }
+
+/// Frees a certificate stack and releases its certificates (OSSL_STACK_OF_X509_free is 3.2+).
+static inline void caasa_stack_free(STACK_OF(X509) *stack) { sk_X509_pop_free(stack, X509_free); }
+
+/// A read-only memory BIO over (data, length); (NULL, 0) gives an empty BIO.
+BIO *caasa_bio_from(const void *data, size_t length) __attribute__((visibility("hidden")));
+
+/// Moves a memory BIO's bytes into a caller-owned buffer.
+caasa_status caasa_buffer_from_bio(BIO *bio, caasa_buffer *out) __attribute__((visibility("hidden")));
+
+/// Copies an OpenSSL-owned byte string into a caller-owned buffer.
+caasa_status caasa_buffer_from_bytes(const unsigned char *bytes, size_t length, caasa_buffer *out)
+    __attribute__((visibility("hidden")));
+
+/// "C=US, O=Example, CN=example.com" (UTF-8, RFC 2253 escaping, forward order), malloc'd.
+char *caasa_name_string(const X509_NAME *name) __attribute__((visibility("hidden")));
+
+/// Upper-case hex of an ASN1_INTEGER, malloc'd.
+char *caasa_serial_string(const ASN1_INTEGER *serial) __attribute__((visibility("hidden")));
+
+/// True when the data holds a PEM "-----BEGIN " line anywhere (PEM may follow other text).
+int caasa_looks_like_pem(const void *data, size_t length) __attribute__((visibility("hidden")));
+
+/// Copies a C string into a fixed buffer, always NUL-terminating.
+static inline void caasa_copy_string(char *dst, size_t size, const char *src) {
+    if (size == 0) return;
+    if (src == NULL) src = "";
+    size_t n = strlen(src);
+    if (n >= size) n = size - 1;
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+#endif
