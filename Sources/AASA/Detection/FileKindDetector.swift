@@ -1,0 +1,106 @@
+import Foundation
+
+/// Tells what a file is from its bytes alone: signed DER, PEM, S/MIME, plain JSON, or unknown.
+///
+/// The file's name and the content type it was served with are ignored on purpose: real
+/// deployments serve plain JSON as `application/pkcs7-mime` and name JSON files `.p7m`.
+public enum FileKindDetector {
+    /// Detects the kind of `data`. PKCS#7 candidates are parsed by OpenSSL to confirm them;
+    /// JSON candidates are parsed as JSON.
+    public static func detect(_ data: Data) -> Detection {
+        let bytes = [UInt8](data.prefix(3))
+        let hasBOM = bytes == [0xEF, 0xBB, 0xBF]
+        guard !data.isEmpty else { return Detection(kind: .unknown, detail: "empty file", hasBOM: false) }
+
+        if let encoding = pkcs7Encoding(of: data) {
+            do {
+                let message = try SignedData(data: data, encoding: encoding)
+                guard message.isSignedData else {
+                    return Detection(
+                        kind: .pkcs7Other, detail: "PKCS#7 \(message.contentInfoType), not SignedData", hasBOM: false,
+                        message: message)
+                }
+                let kind: FileKind = encoding == .der ? .pkcs7DER : encoding == .pem ? .pkcs7PEM : .pkcs7SMIME
+                var notes: [String] = []
+                if !message.hasContent { notes.append("detached signature: no embedded content") }
+                if message.signerInfos.isEmpty { notes.append("no signer (certificates only)") }
+                return Detection(
+                    kind: kind, detail: notes.isEmpty ? nil : notes.joined(separator: "; "), hasBOM: false,
+                    message: message)
+            } catch let error as AASAError {
+                return Detection(
+                    kind: .unknown, detail: "damaged PKCS#7 \(encoding.rawValue.uppercased()): \(error.message)",
+                    hasBOM: false, damaged: encoding)
+            } catch {
+                return Detection(kind: .unknown, detail: "\(error)", hasBOM: false, damaged: encoding)
+            }
+        }
+        return detectText(data, hasBOM: hasBOM)
+    }
+
+    /// The PKCS#7 encoding the bytes announce, from their first bytes only (no full parse).
+    public static func pkcs7Encoding(of data: Data) -> PKCS7Encoding? {
+        if looksLikePKCS7DER(data) { return .der }
+        let head = data.prefix(16 * 1024)
+        let text = String(decoding: head, as: UTF8.self)
+        let trimmed = text.drop { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
+        for label in ["PKCS7", "PKCS #7 SIGNED DATA", "CMS"] where trimmed.hasPrefix("-----BEGIN \(label)-----") {
+            return .pem
+        }
+        if let mediaType = MIMEHeaders.contentType(of: head),
+            ["application/pkcs7-mime", "application/x-pkcs7-mime", "multipart/signed"].contains(mediaType)
+        {
+            return .smime
+        }
+        return nil
+    }
+
+    /// DER/BER: SEQUENCE (any length form) then the OID 1.2.840.113549.1.7.x (a PKCS#7 content type).
+    static func looksLikePKCS7DER(_ data: Data) -> Bool {
+        let bytes = [UInt8](data.prefix(24))
+        guard bytes.count >= 13, bytes[0] == 0x30 else { return false }
+        var index = 2
+        switch bytes[1] {
+        case 0x80, 0x00..<0x80: break  // indefinite or short form
+        case 0x81...0x84: index += Int(bytes[1] & 0x7F)
+        default: return false
+        }
+        let pkcs7Prefix: [UInt8] = [0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07]
+        guard bytes.count >= index + pkcs7Prefix.count + 1 else { return false }
+        return Array(bytes[index..<(index + pkcs7Prefix.count)]) == pkcs7Prefix
+    }
+
+    private static func detectText(_ data: Data, hasBOM: Bool) -> Detection {
+        let head = [UInt8](data.prefix(4))
+        if head.starts(with: [0xFE, 0xFF]) || head.starts(with: [0xFF, 0xFE])
+            || (head.count >= 2 && (head[0] == 0 || head[1] == 0))
+        {
+            return Detection(kind: .unknown, detail: "UTF-16 or UTF-32 text (AASA files must be UTF-8)", hasBOM: false)
+        }
+        let body = hasBOM ? data.dropFirst(3) : data[...]
+        guard let first = body.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
+            return Detection(kind: .unknown, detail: "only white space", hasBOM: hasBOM)
+        }
+        guard String(validating: body, as: UTF8.self) != nil else {
+            return Detection(kind: .unknown, detail: "not UTF-8 text", hasBOM: hasBOM)
+        }
+        do {
+            _ = try JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed])
+            return Detection(kind: .json, detail: hasBOM ? "starts with a byte-order mark" : nil, hasBOM: hasBOM)
+        } catch {
+            let looksLikeJSON = first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+            return Detection(
+                kind: .unknown,
+                detail: looksLikeJSON ? "looks like JSON but does not parse" : "not JSON and not PKCS#7",
+                hasBOM: hasBOM)
+        }
+    }
+}
+
+extension Detection {
+    fileprivate init(
+        kind: FileKind, detail: String?, hasBOM: Bool, damaged: PKCS7Encoding? = nil, message: SignedData? = nil
+    ) {
+        self.init(kind: kind, detail: detail, hasByteOrderMark: hasBOM, damagedPKCS7Encoding: damaged, message: message)
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// Just enough RFC 5322/2045 header reading to recognise an S/MIME message.
+enum MIMEHeaders {
+    /// The lower-cased media type of the Content-Type header (`application/pkcs7-mime`) when
+    /// `head` starts with a block of MIME headers, else nil.
+    static func contentType(of head: Data) -> String? {
+        guard let text = String(data: head, encoding: .utf8) ?? String(data: head, encoding: .isoLatin1) else {
+            return nil
+        }
+        var lines: [Substring] = []
+        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
+            if line.isEmpty { break }  // end of the header block
+            if line.first == " " || line.first == "\t" {
+                guard !lines.isEmpty else { return nil }
+                lines[lines.count - 1] += " " + line.drop { $0 == " " || $0 == "\t" }
+            } else {
+                lines.append(line)
+            }
+        }
+        var contentType: String?
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            let name = line[..<colon]
+            guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else { return nil }
+            if name.lowercased() == "content-type" {
+                let value = line[line.index(after: colon)...]
+                contentType = value.split(separator: ";").first.map {
+                    $0.trimmingCharacters(in: .whitespaces).lowercased()
+                }
+            }
+        }
+        return contentType
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+internal import CAASACrypto
+
+/// A parsed PKCS#7 message, usually SignedData: its outline, certificates and content.
+///
+/// Parsing checks structure only. Nothing here says the content is authentic: use
+/// ``Verifier`` for that.
+public final class SignedData: Sendable {
+    /// The C handle (`caasa_pkcs7`). Never mutated after init; OpenSSL only reads it.
+    nonisolated(unsafe) let pointer: OpaquePointer
+
+    /// How the message was serialised.
+    public let encoding: PKCS7Encoding
+    /// The outer content type as OpenSSL names it ("pkcs7-signedData", "pkcs7-envelopedData").
+    public let contentInfoType: String
+    /// Whether the message is SignedData.
+    public let isSignedData: Bool
+    /// SignedData: the encapsulated content type ("pkcs7-data" for an AASA file).
+    public let encapsulatedContentType: String
+    /// SignedData: whether the content is embedded (false for a detached signature).
+    public let hasContent: Bool
+    /// SignedData: one entry per SignerInfo.
+    public let signerInfos: [SignerInfo]
+    /// The certificates carried in the message, in message order (duplicates kept).
+    public let certificates: [X509Certificate]
+
+    /// Parses a message in a known encoding.
+    /// - Throws: ``AASAError`` `.malformedMessage` when the bytes do not parse.
+    public init(data: Data, encoding: PKCS7Encoding) throws {
+        var message: OpaquePointer?
+        let status = data.withCBytes { caasa_pkcs7_parse($0, $1, encoding.cValue, &message) }
+        guard status == .CAASA_OK, let message else {
+            let reason: String
+            switch status {
+            case .CAASA_ERR_TRAILING_DATA: reason = "unexpected bytes after the PKCS#7 structure"
+            default: reason = "not a readable PKCS#7 \(encoding.rawValue.uppercased()) structure (truncated or corrupt)"
+            }
+            throw AASAError.fromStatus(status, reason)
+        }
+        pointer = message
+        self.encoding = encoding
+        var summary = caasa_pkcs7_summary()
+        _ = caasa_pkcs7_summarize(message, &summary)
+        contentInfoType = String(fixedCString: summary.type)
+        isSignedData = summary.is_signed_data != 0
+        encapsulatedContentType = String(fixedCString: summary.content_type)
+        hasContent = summary.has_content != 0
+        signerInfos = (0..<Int(summary.signer_count)).compactMap { index in
+            var signer = caasa_signer_summary()
+            guard caasa_pkcs7_signer(message, index, &signer) == .CAASA_OK else { return nil }
+            return SignerInfo(
+                digestAlgorithm: String(fixedCString: signer.digest),
+                signatureAlgorithm: String(fixedCString: signer.signature),
+                hasSignedAttributes: signer.has_signed_attributes != 0,
+                issuer: String(fixedCString: signer.issuer),
+                serialNumber: String(fixedCString: signer.serial))
+        }
+        var certs: OpaquePointer?
+        let certStatus = caasa_pkcs7_certificates(message, &certs)
+        guard certStatus == .CAASA_OK, let certs else {
+            caasa_pkcs7_free(message)
+            throw AASAError.fromStatus(certStatus, "cannot read the message's certificates")
+        }
+        do {
+            certificates = try CertificateStack(takingOwnership: certs).certificates()
+        } catch {
+            caasa_pkcs7_free(message)
+            throw error
+        }
+    }
+
+    /// Parses a message whose encoding is found by ``FileKindDetector``.
+    /// - Throws: ``AASAError`` `.notSignedData` for input that is not PKCS#7 at all, or
+    ///   `.malformedMessage`.
+    public convenience init(data: Data) throws {
+        guard let encoding = FileKindDetector.pkcs7Encoding(of: data) else {
+            throw AASAError(.notSignedData, "not a PKCS#7 message (\(FileKindDetector.detect(data).kind.rawValue))")
+        }
+        try self.init(data: data, encoding: encoding)
+    }
+
+    deinit { caasa_pkcs7_free(pointer) }
+
+    /// The embedded content exactly as stored, *without verifying anything*.
+    /// - Throws: ``AASAError`` `.notSignedData` or `.noContent` (a detached signature).
+    public func unverifiedContent() throws -> Data {
+        var buffer = caasa_buffer()
+        let status = caasa_pkcs7_content(pointer, &buffer)
+        guard status == .CAASA_OK else {
+            throw AASAError.fromStatus(
+                status, status == .CAASA_ERR_NO_CONTENT ? "detached signature: the content is not embedded" : "not SignedData")
+        }
+        return Data(consuming: &buffer)
+    }
+}

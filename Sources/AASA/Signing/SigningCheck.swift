@@ -1,0 +1,49 @@
+import Foundation
+
+/// Something worth saying before signing: legal to sign, but probably not what was meant.
+public enum SigningCheck: Sendable, Equatable, CustomStringConvertible {
+    /// The signer certificate is not valid at the signing time.
+    case certificateNotValid(CertificateInfo, at: Date)
+    /// The content is over Apple's limit of 128 KB (131,072 bytes).
+    case contentTooLarge(bytes: Int)
+    /// The content is not JSON.
+    case contentNotJSON(String)
+    /// SHA-1 was chosen.
+    case weakDigest
+
+    /// Apple's size limit for an AASA file, in bytes.
+    public static let maximumContentSize = 131_072
+
+    /// The checks that apply to signing `content` with `identity` at `date`.
+    public static func checks(
+        content: Data, identity: SigningIdentity, options: SigningOptions, at date: Date = Date()
+    ) -> [SigningCheck] {
+        var found: [SigningCheck] = []
+        if !identity.certificate.info.isValid(at: date) {
+            found.append(.certificateNotValid(identity.certificate.info, at: date))
+        }
+        if content.count > maximumContentSize { found.append(.contentTooLarge(bytes: content.count)) }
+        let detection = FileKindDetector.detect(content)
+        if detection.kind != .json {
+            found.append(.contentNotJSON(detection.detail ?? "it is \(detection.kind.rawValue)"))
+        }
+        if options.digest == .sha1 { found.append(.weakDigest) }
+        return found
+    }
+
+    public var description: String {
+        let format = ISO8601DateFormatter()
+        switch self {
+        case .certificateNotValid(let info, let date):
+            return date < info.notBefore
+                ? "the signer certificate is not valid until \(format.string(from: info.notBefore))"
+                : "the signer certificate expired at \(format.string(from: info.notAfter))"
+        case .contentTooLarge(let bytes):
+            return "the content is \(bytes) bytes, over Apple's limit of \(Self.maximumContentSize) bytes (128 KB)"
+        case .contentNotJSON(let detail):
+            return "the content is not JSON (\(detail))"
+        case .weakDigest:
+            return "SHA-1 is broken for collision resistance; use SHA-256 unless a legacy verifier demands SHA-1"
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+internal import CAASACrypto
+
+/// Loaded trust anchors (an OpenSSL X509_STORE). Build once and reuse for many verifications.
+public final class TrustStore: Sendable {
+    /// The C handle (`caasa_trust`). Filled in init and only read afterwards; OpenSSL's store
+    /// locks its own lookups, so concurrent verifications may share it.
+    nonisolated(unsafe) let pointer: OpaquePointer
+    /// The configuration this store was built from.
+    public let configuration: TrustConfiguration
+
+    /// Loads the anchors `configuration` names.
+    /// - Throws: ``AASAError`` `.unreadableFile`, `.noCertificate`, `.unreadableCertificate` or
+    ///   `.trustStoreFailed`, naming the file at fault.
+    public init(_ configuration: TrustConfiguration = TrustConfiguration()) throws {
+        guard let store = caasa_trust_new() else { throw AASAError(.outOfMemory, "out of memory") }
+        pointer = store
+        self.configuration = configuration
+        if configuration.useSystemRoots {
+            let status = caasa_trust_add_system_roots(store)
+            guard status == .CAASA_OK else { throw AASAError.fromStatus(status, "cannot load the system trust store") }
+        }
+        var anchors = configuration.anchors
+        for path in configuration.anchorFiles {
+            let data: Data
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: path))
+            } catch {
+                throw AASAError(.unreadableFile, "\(path): cannot read CA file (\(error.localizedDescription))")
+            }
+            do {
+                anchors += try X509Certificate.load(from: data)
+            } catch let error as AASAError {
+                throw AASAError(error.code, "\(path): \(error.reason)", openSSLErrors: error.openSSLErrors)
+            }
+        }
+        if !anchors.isEmpty {
+            let list = try CertificateStack(anchors)
+            let status = caasa_trust_add_certs(store, list.pointer)
+            guard status == .CAASA_OK else { throw AASAError.fromStatus(status, "cannot add trust anchors") }
+        }
+        for directory in configuration.anchorDirectories {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
+            else {
+                throw AASAError(.unreadableFile, "\(directory): not a directory of CA certificates")
+            }
+            let status = caasa_trust_add_directory(store, directory)
+            guard status == .CAASA_OK else { throw AASAError.fromStatus(status, "\(directory): cannot use as CA directory") }
+        }
+    }
+
+    deinit { caasa_trust_free(pointer) }
+}

@@ -1,0 +1,49 @@
+import Foundation
+internal import CAASACrypto
+
+/// The X.509 purpose the signer certificate must fit.
+public enum CertificatePurpose: String, Sendable, Codable, CaseIterable {
+    /// No extendedKeyUsage requirement.
+    case any
+    /// A TLS server certificate: what AASA files were signed with. The default.
+    case sslServer = "sslserver"
+    /// An S/MIME signing certificate: OpenSSL `smime -verify`'s default, which rejects every
+    /// real signed AASA file ("unsuitable certificate purpose").
+    case smimeSign = "smimesign"
+
+    var cValue: caasa_purpose {
+        switch self {
+        case .any: return .CAASA_PURPOSE_ANY
+        case .sslServer: return .CAASA_PURPOSE_SSL_SERVER
+        case .smimeSign: return .CAASA_PURPOSE_SMIME_SIGN
+        }
+    }
+}
+
+/// How to check a signed file, beyond the trust anchors.
+public struct VerificationOptions: Sendable {
+    /// The purpose the signer certificate must fit (default: TLS server).
+    public var purpose: CertificatePurpose
+    /// Check validity at this time instead of now (`--at`).
+    public var time: Date?
+    /// Require the signer certificate to be valid for this host name (`--domain`).
+    public var hostname: String?
+    /// Fail when a certificate of the chain expires within this many days of the check time.
+    public var minimumDaysValid: Int?
+    /// Accept a chain that ends at a trusted intermediate (`--partial-chain`).
+    public var allowPartialChain: Bool
+    /// Further untrusted certificates that may complete the chain (`--intermediates`).
+    public var intermediates: [X509Certificate]
+
+    public init(
+        purpose: CertificatePurpose = .sslServer, time: Date? = nil, hostname: String? = nil,
+        minimumDaysValid: Int? = nil, allowPartialChain: Bool = false, intermediates: [X509Certificate] = []
+    ) {
+        self.purpose = purpose
+        self.time = time
+        self.hostname = hostname
+        self.minimumDaysValid = minimumDaysValid
+        self.allowPartialChain = allowPartialChain
+        self.intermediates = intermediates
+    }
+}

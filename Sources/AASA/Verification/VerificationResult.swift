@@ -1,0 +1,22 @@
+import Foundation
+
+/// What ``Verifier`` found: the verdict, and everything it learned on the way.
+public struct VerificationResult: Sendable {
+    /// Valid, or why not.
+    public let verdict: VerificationVerdict
+    /// What the input was.
+    public let kind: FileKind
+    /// The time the certificates were checked at.
+    public let checkedAt: Date
+    /// The SignerInfos (digest and signature algorithms); empty when not signed.
+    public let signerInfos: [SignerInfo]
+    /// The signer certificates, when the signatures were checked.
+    public let signers: [CertificateInfo]
+    /// The chain as built for the first signer, signer first (also when it failed).
+    public let chain: [CertificateInfo]
+    /// The content exactly as embedded, and *only* when the verdict is valid.
+    public let content: Data?
+
+    /// Whether the file is valid.
+    public var isValid: Bool { verdict.isValid }
+}

@@ -1,0 +1,211 @@
+import Foundation
+internal import CAASACrypto
+
+/// Verifies signed AASA files: the signature over the content, then the signer's chain.
+///
+/// ```swift
+/// let verifier = try Verifier(trust: TrustStore(TrustConfiguration(anchorFiles: ["ca.pem"])))
+/// let result = verifier.verify(fileBytes)
+/// if let json = result.content { … }   // set only when valid
+/// ```
+///
+/// Verification never throws for a bad file: every failure is a ``VerificationVerdict``.
+public struct Verifier: Sendable {
+    public let trust: TrustStore
+    public var options: VerificationOptions
+
+    public init(trust: TrustStore, options: VerificationOptions = VerificationOptions()) {
+        self.trust = trust
+        self.options = options
+    }
+
+    /// Detects what `data` is and verifies it.
+    public func verify(_ data: Data) -> VerificationResult {
+        let checkedAt = options.time ?? Date()
+        let detection = FileKindDetector.detect(data)
+        if let damaged = detection.damagedPKCS7Encoding {
+            return result(.malformed(detection.detail ?? "damaged PKCS#7 \(damaged.rawValue)"), .unknown, checkedAt)
+        }
+        guard let message = detection.message else {
+            let what = detection.kind == .json ? "the file is plain JSON" : "the file is not PKCS#7 (\(detection.detail ?? "unknown"))"
+            return result(.notSigned(what), detection.kind, checkedAt)
+        }
+        return verify(message, kind: detection.kind, at: checkedAt)
+    }
+
+    /// Verifies an already parsed message.
+    public func verify(_ message: SignedData) -> VerificationResult {
+        let kind: FileKind
+        switch message.encoding {
+        case .der: kind = message.isSignedData ? .pkcs7DER : .pkcs7Other
+        case .pem: kind = message.isSignedData ? .pkcs7PEM : .pkcs7Other
+        case .smime: kind = message.isSignedData ? .pkcs7SMIME : .pkcs7Other
+        }
+        return verify(message, kind: kind, at: options.time ?? Date())
+    }
+
+    private func verify(_ message: SignedData, kind: FileKind, at checkedAt: Date) -> VerificationResult {
+        guard message.isSignedData else {
+            return result(.notSigned("PKCS#7 \(message.contentInfoType), not SignedData"), kind, checkedAt)
+        }
+        guard !message.signerInfos.isEmpty else {
+            return result(.notSigned("SignedData with no signer (a certificates-only bundle)"), kind, checkedAt, message)
+        }
+        guard message.hasContent else {
+            return result(.malformed("detached signature: the content is not embedded"), kind, checkedAt, message)
+        }
+        guard message.encapsulatedContentType == "pkcs7-data" else {
+            return result(
+                .malformed("the signed content type is \(message.encapsulatedContentType), not data"), kind, checkedAt,
+                message)
+        }
+
+        // 1. The signatures over the content.
+        let signature: SignatureCheck
+        do {
+            signature = try checkSignatures(of: message)
+        } catch let failure as SignatureFailure {
+            return result(failure.verdict, kind, checkedAt, message)
+        } catch {
+            return result(.malformed("\(error)"), kind, checkedAt, message)
+        }
+
+        // 2. Each signer's chain to the trust anchors.
+        let untrusted: CertificateStack
+        do {
+            untrusted = try CertificateStack(message.certificates + options.intermediates)
+        } catch {
+            return result(.malformed("\(error)"), kind, checkedAt, message, signers: signature.signerInfos)
+        }
+        var firstChain: [CertificateInfo] = []
+        for index in 0..<signature.signers.count {
+            let check = checkChain(of: signature.signers, index: index, untrusted: untrusted, at: checkedAt)
+            if index == 0 { firstChain = check.chain }
+            if let verdict = check.failure {
+                return result(verdict, kind, checkedAt, message, signers: signature.signerInfos, chain: firstChain)
+            }
+            if let days = options.minimumDaysValid,
+                let soonest = check.chain.min(by: { $0.notAfter < $1.notAfter }),
+                soonest.notAfter.timeIntervalSince(checkedAt) < TimeInterval(days) * 86_400
+            {
+                return result(
+                    .expiringSoon(days: days, certificate: soonest), kind, checkedAt, message,
+                    signers: signature.signerInfos, chain: firstChain)
+            }
+        }
+        return VerificationResult(
+            verdict: .valid, kind: kind, checkedAt: checkedAt, signerInfos: message.signerInfos,
+            signers: signature.signerInfos, chain: firstChain, content: signature.content)
+    }
+
+    private func result(
+        _ verdict: VerificationVerdict, _ kind: FileKind, _ checkedAt: Date, _ message: SignedData? = nil,
+        signers: [CertificateInfo] = [], chain: [CertificateInfo] = []
+    ) -> VerificationResult {
+        precondition(verdict != .valid)
+        return VerificationResult(
+            verdict: verdict, kind: kind, checkedAt: checkedAt, signerInfos: message?.signerInfos ?? [],
+            signers: signers, chain: chain, content: nil)
+    }
+
+    // MARK: Signatures
+
+    private struct SignatureCheck {
+        var content: Data
+        var signers: CertificateStack
+        var signerInfos: [CertificateInfo]
+    }
+
+    private struct SignatureFailure: Error {
+        var verdict: VerificationVerdict
+    }
+
+    private func checkSignatures(of message: SignedData) throws -> SignatureCheck {
+        let extra = options.intermediates.isEmpty ? nil : try CertificateStack(options.intermediates)
+        var buffer = caasa_buffer()
+        var signers: OpaquePointer?
+        let status = caasa_pkcs7_verify_signature(message.pointer, extra?.pointer, &buffer, &signers)
+        guard status == .CAASA_OK, let signers else {
+            let openSSL = OpenSSLErrorQueue.drain().last?.text
+            let detail = openSSL.map { " (OpenSSL: \($0))" } ?? ""
+            switch status {
+            case .CAASA_ERR_CONTENT_DIGEST_MISMATCH:
+                throw SignatureFailure(
+                    verdict: .tampered("the content does not match the signed digest: it was changed after signing"))
+            case .CAASA_ERR_BAD_SIGNATURE:
+                throw SignatureFailure(
+                    verdict: .tampered("the signature does not verify with the signer certificate's key\(detail)"))
+            case .CAASA_ERR_SIGNER_NOT_FOUND:
+                let wanted = message.signerInfos.first.map { "issuer \"\($0.issuer)\", serial \($0.serialNumber)" } ?? ""
+                throw SignatureFailure(
+                    verdict: .signerNotFound("no certificate in the file matches the signer (\(wanted))"))
+            default:
+                throw SignatureFailure(verdict: .malformed("the signature cannot be checked\(detail)"))
+            }
+        }
+        let content = Data(consuming: &buffer)
+        let owner = CertificateStack(takingOwnership: signers)
+        return SignatureCheck(
+            content: content, signers: owner, signerInfos: try owner.certificates().map(\.info))
+    }
+
+    // MARK: Chains
+
+    private func checkChain(
+        of signers: CertificateStack, index: Int, untrusted: CertificateStack, at checkedAt: Date
+    ) -> (failure: VerificationVerdict?, chain: [CertificateInfo]) {
+        var outcome = caasa_chain_result()
+        defer { caasa_chain_result_clear(&outcome) }
+        let status: caasa_status = options.hostname.withOptionalCString { host in
+            var params = caasa_chain_params(
+                purpose: options.purpose.cValue, use_time: 1, time: Int64(checkedAt.timeIntervalSince1970.rounded(.down)),
+                host: host, partial_chain: options.allowPartialChain ? 1 : 0)
+            return caasa_verify_chain(trust.pointer, signers.pointer, index, untrusted.pointer, &params, &outcome)
+        }
+        guard status == .CAASA_OK else {
+            let error = AASAError.fromStatus(status, "cannot check the certificate chain")
+            return (.untrusted(error.message, certificate: nil, depth: 0), [])
+        }
+        let chain = outcome.chain.flatMap { try? CertificateStack.borrowing($0).certificates().map(\.info) } ?? []
+        let failing = outcome.error_certificate.flatMap { try? CertificateStack.borrowing($0).certificates().first?.info }
+        let depth = Int(outcome.error_depth)
+        let detail = String(fixedCString: outcome.error_string)
+        guard let certificate = failing ?? chain.first else {
+            return outcome.failure == .CAASA_CHAIN_OK ? (nil, chain) : (.untrusted(detail, certificate: nil, depth: depth), chain)
+        }
+        switch outcome.failure {
+        case .CAASA_CHAIN_OK: return (nil, chain)
+        case .CAASA_CHAIN_EXPIRED: return (.expired(certificate: certificate, depth: depth), chain)
+        case .CAASA_CHAIN_NOT_YET_VALID: return (.notYetValid(certificate: certificate, depth: depth), chain)
+        case .CAASA_CHAIN_WRONG_PURPOSE:
+            return (.wrongPurpose(options.purpose, certificate: certificate, depth: depth), chain)
+        case .CAASA_CHAIN_HOST_MISMATCH:
+            return (.hostMismatch(host: options.hostname ?? "", certificate: chain.first ?? certificate), chain)
+        case .CAASA_CHAIN_UNTRUSTED, .CAASA_CHAIN_BAD_CERT_SIGNATURE, .CAASA_CHAIN_OTHER:
+            return (.untrusted(detail, certificate: certificate, depth: depth), chain)
+        }
+    }
+}
+
+extension CertificateStack {
+    /// Reads a list still owned by C code (no ownership taken): the certificates are shared.
+    static func borrowing(_ pointer: OpaquePointer) throws -> CertificateStack {
+        guard let copy = caasa_certs_new() else { throw AASAError(.outOfMemory, "out of memory") }
+        let owner = CertificateStack(takingOwnership: copy)
+        for index in 0..<caasa_certs_count(pointer) {
+            let status = caasa_certs_append(copy, pointer, index)
+            guard status == .CAASA_OK else { throw AASAError.fromStatus(status, "cannot copy certificate list") }
+        }
+        return owner
+    }
+}
+
+extension Optional where Wrapped == String {
+    /// Calls `body` with a C string for the value, or NULL.
+    func withOptionalCString<Result>(_ body: (UnsafePointer<CChar>?) -> Result) -> Result {
+        switch self {
+        case .some(let string): return string.withCString { body($0) }
+        case .none: return body(nil)
+        }
+    }
+}

@@ -1,0 +1,22 @@
+import ArgumentParser
+
+/// The `aasa` command: a root with subcommands only. It stays a synchronous
+/// `ParsableCommand` (valgrind 3.19 cannot run an async root).
+@main
+struct AASACommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "aasa",
+        abstract: "Sign, verify, inspect and extract signed apple-app-site-association files.",
+        discussion: """
+            Exit status: 0 success or valid; 1 the check failed (invalid, untrusted, refused);
+            2 an input could not be read or is not what the command needs; 64 usage error.
+            See docs/exit-codes.md.
+            """,
+        version: AASAVersion.current,
+        subcommands: [Verify.self, Extract.self, Detect.self, Inspect.self, Sign.self]
+    )
+}
+
+enum AASAVersion {
+    static let current = "0.1.0"
+}

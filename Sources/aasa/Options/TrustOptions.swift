@@ -1,0 +1,85 @@
+import AASA
+import ArgumentParser
+import Foundation
+
+/// The trust and policy flags shared by `verify`, `extract` (and later `check`, `convert`).
+struct TrustOptions: ParsableArguments {
+    @Option(name: .customLong("ca-file"), help: ArgumentHelp("Trust the certificates in this PEM/DER file (repeatable).", valueName: "pem"))
+    var caFiles: [String] = []
+
+    @Option(name: .customLong("ca-dir"), help: ArgumentHelp("Trust a directory of hashed certificates (openssl rehash; repeatable).", valueName: "dir"))
+    var caDirectories: [String] = []
+
+    @Flag(name: .customLong("no-system-roots"), help: "Do not trust the system's CA bundle; only --ca-file/--ca-dir.")
+    var noSystemRoots = false
+
+    @Option(name: .customLong("intermediates"), help: ArgumentHelp("Extra untrusted intermediate certificates (PEM/DER; repeatable).", valueName: "pem"))
+    var intermediateFiles: [String] = []
+
+    @Option(help: ArgumentHelp("The purpose the signer certificate must fit: any, sslserver (default) or smimesign.", valueName: "purpose"))
+    var purpose: CertificatePurpose = .sslServer
+
+    @Option(name: .customLong("at"), help: ArgumentHelp("Check validity at this time: ISO 8601 (2025-01-01T00:00:00Z) or Unix seconds.", valueName: "time"))
+    var atTime: String?
+
+    @Option(help: ArgumentHelp("Require the signer certificate to be valid for this host (subjectAltName, TLS wildcards).", valueName: "name"))
+    var domain: String?
+
+    @Option(name: .customLong("min-days-valid"), help: ArgumentHelp("Fail when a chain certificate expires within N days of the check time.", valueName: "n"))
+    var minDaysValid: Int?
+
+    @Flag(name: .customLong("partial-chain"), help: "Accept a chain that ends at a trusted intermediate.")
+    var partialChain = false
+
+    func validate() throws {
+        if let atTime, TimeArgument.parse(atTime) == nil {
+            throw ValidationError("--at '\(atTime)' is not a time: give ISO 8601 (2025-01-01T00:00:00Z or 2025-01-01) or Unix seconds")
+        }
+        if let minDaysValid, minDaysValid < 0 { throw ValidationError("--min-days-valid must be 0 or more") }
+        if noSystemRoots && caFiles.isEmpty && caDirectories.isEmpty {
+            throw ValidationError("--no-system-roots leaves nothing to trust: add --ca-file or --ca-dir")
+        }
+        if let domain, domain.isEmpty || domain.contains("/") || domain.contains(" ") {
+            throw ValidationError("--domain '\(domain)' is not a host name")
+        }
+    }
+
+    /// Loads the trust anchors and intermediates. Unreadable files are reported with their path.
+    func makeVerifier() throws -> Verifier {
+        let store: TrustStore
+        do {
+            store = try TrustStore(
+                TrustConfiguration(useSystemRoots: !noSystemRoots, anchorFiles: caFiles, anchorDirectories: caDirectories))
+        } catch let error as AASAError {
+            throw CLIFailure(caFiles.first ?? caDirectories.first ?? "trust store", error)
+        }
+        var intermediates: [X509Certificate] = []
+        for path in intermediateFiles {
+            do {
+                intermediates += try X509Certificate.load(from: InputFile.read(path, what: "intermediates file"))
+            } catch let error as AASAError {
+                throw CLIFailure(path, error)
+            }
+        }
+        let options = VerificationOptions(
+            purpose: purpose, time: atTime.flatMap(TimeArgument.parse), hostname: domain,
+            minimumDaysValid: minDaysValid, allowPartialChain: partialChain, intermediates: intermediates)
+        return Verifier(trust: store, options: options)
+    }
+}
+
+extension CertificatePurpose: ExpressibleByArgument {}
+
+/// Parses `--at` values.
+enum TimeArgument {
+    static func parse(_ text: String) -> Date? {
+        if let seconds = Int64(text) { return Date(timeIntervalSince1970: TimeInterval(seconds)) }
+        let full = ISO8601DateFormatter()
+        if let date = full.date(from: text) { return date }
+        full.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = full.date(from: text) { return date }
+        let day = ISO8601DateFormatter()
+        day.formatOptions = [.withFullDate]
+        return day.date(from: text)
+    }
+}

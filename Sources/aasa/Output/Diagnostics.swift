@@ -1,0 +1,52 @@
+import AASA
+import ArgumentParser
+import Foundation
+
+/// Prints diagnostics to stderr as `PATH: severity: [CODE] message`, one whole line at a time.
+enum Diagnostics {
+    enum Severity: String {
+        case error, warning, note
+    }
+
+    static func emit(_ path: String, _ severity: Severity, _ message: String, code: String? = nil) {
+        let tag = code.map { "[\($0)] " } ?? ""
+        let line = "\(displayName(path)): \(severity.rawValue): \(tag)\(message)\n"
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    /// "<stdin>" and "<stdout>" for "-".
+    static func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path }
+}
+
+/// A failure the CLI reports as one diagnostic line and an exit status.
+struct CLIFailure: Error {
+    var path: String
+    var message: String
+    var status: ExitCode
+    var code: String?
+
+    init(_ path: String, _ message: String, status: ExitCode = ExitStatus.badInput, code: String? = nil) {
+        self.path = path
+        self.message = message
+        self.status = status
+        self.code = code
+    }
+
+    init(_ path: String, _ error: AASAError, status: ExitCode = ExitStatus.badInput) {
+        self.init(path, error.message, status: status)
+    }
+}
+
+/// Runs a subcommand body, turning ``CLIFailure`` and ``AASAError`` into one stderr line and
+/// the documented exit status (never a stack trace, never argument-parser's generic "Error:").
+func reportingFailures(path: String, _ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let failure as CLIFailure {
+        Diagnostics.emit(failure.path, .error, failure.message, code: failure.code)
+        throw failure.status
+    } catch let error as AASAError {
+        Diagnostics.emit(path, .error, error.message)
+        throw ExitStatus.badInput
+    }
+}

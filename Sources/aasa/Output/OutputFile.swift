@@ -1,0 +1,64 @@
+import Foundation
+
+/// Writes a command's output: to standard output for "-", otherwise atomically.
+///
+/// A file is written to a temporary file beside it, flushed to disk, then renamed over the
+/// target: on any failure the target is untouched and no partial file is left behind.
+enum OutputFile {
+    static func write(_ data: Data, to path: String) throws {
+        if path == "-" {
+            do {
+                try FileHandle.standardOutput.write(contentsOf: data)
+            } catch {
+                throw CLIFailure("<stdout>", "cannot write output: \(error.localizedDescription)")
+            }
+            return
+        }
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent().path
+        var template = Array("\(directory)/.\(url.lastPathComponent).XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw CLIFailure(path, "cannot write output: \(String(cString: strerror(errno)))") }
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var committed = false
+        defer {
+            if !committed { unlink(temporary) }
+        }
+        let mask = umask(0)
+        umask(mask)
+        fchmod(fd, 0o666 & ~mask)
+        let written = data.withUnsafeBytes { raw -> Bool in
+            var offset = 0
+            while offset < raw.count {
+                let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += n
+            }
+            return true
+        }
+        let writeError = errno
+        guard written, fsync(fd) == 0 else {
+            let reason = String(cString: strerror(written ? errno : writeError))
+            close(fd)
+            throw CLIFailure(path, "cannot write output: \(reason)")
+        }
+        guard close(fd) == 0 else { throw CLIFailure(path, "cannot write output: \(String(cString: strerror(errno)))") }
+        guard rename(temporary, path) == 0 else {
+            throw CLIFailure(path, "cannot write output: \(String(cString: strerror(errno)))")
+        }
+        committed = true
+    }
+
+    /// Refuses an output that is the same file as an input (it would be replaced).
+    static func ensureDistinct(output: String, from input: String) throws {
+        guard output != "-", input != "-" else { return }
+        var a = stat(), b = stat()
+        guard stat(output, &a) == 0, stat(input, &b) == 0 else { return }
+        if a.st_dev == b.st_dev && a.st_ino == b.st_ino {
+            throw CLIFailure(output, "the output is the input file; refusing to overwrite it", status: ExitStatus.usage)
+        }
+    }
+}

@@ -1,0 +1,137 @@
+import AASA
+import ArgumentParser
+import Foundation
+
+extension AASACommand {
+    struct Sign: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Sign an AASA file exactly like the legacy openssl smime recipe.",
+            discussion: """
+                Reproduces `openssl smime -sign -inkey KEY -signer CERT -certfile CHAIN -noattr -nodetach
+                -outform DER`: for RSA keys the output is byte-identical to that command's. Without
+                --binary the content is signed as MIME text, so its line ends become CRLF (as OpenSSL
+                does); --binary signs the bytes as they are.
+                The passphrase of an encrypted key or PKCS#12 file comes from --passphrase-env,
+                --passphrase-file, or a prompt on the terminal; never from the command line.
+                The output is written atomically: on failure nothing is written.
+                Exit status: 0 signed, 1 refused by --strict, 2 unreadable or unusable input.
+                """
+        )
+
+        @Argument(help: ArgumentHelp("The JSON to sign ('-' for standard input).", valueName: "in"))
+        var input: String
+
+        @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Where to write the signed file ('-' for standard output).", valueName: "out"))
+        var output: String
+
+        @Option(help: ArgumentHelp("The signer's private key (PEM or DER; PKCS#1, PKCS#8, encrypted PKCS#8).", valueName: "key"))
+        var key: String?
+
+        @Option(help: ArgumentHelp("The signer's certificate (PEM or DER).", valueName: "cert"))
+        var cert: String?
+
+        @Option(help: ArgumentHelp("Intermediate certificates to include (PEM or DER), written before the signer's.", valueName: "chain"))
+        var chain: String?
+
+        @Option(help: ArgumentHelp("A PKCS#12 bundle with the key, certificate and chain, instead of --key/--cert.", valueName: "p12"))
+        var pkcs12: String?
+
+        @Flag(help: "Sign the bytes as they are (openssl -binary); default: MIME text with CRLF line ends.")
+        var binary = false
+
+        @Option(help: "Digest: sha256 (default), sha384, sha512; sha1 only with --allow-sha1.")
+        var digest: DigestAlgorithm = .sha256
+
+        @Flag(name: .customLong("allow-sha1"), help: "Allow --digest sha1 (broken; for legacy verifiers only).")
+        var allowSHA1 = false
+
+        @Option(help: "Output encoding: der (default), pem or smime.")
+        var outform: PKCS7Encoding = .der
+
+        @Flag(name: .customLong("signed-attributes"), help: "Add signed attributes (signing time, content type); the recipe's -noattr omits them.")
+        var signedAttributes = false
+
+        @Flag(help: "Refuse to sign with a certificate that is not valid now.")
+        var strict = false
+
+        @OptionGroup(title: "Passphrase")
+        var passphrase: PassphraseOptions
+
+        func validate() throws {
+            switch (key, cert, pkcs12) {
+            case (.some, .some, nil), (nil, nil, .some): break
+            case (_, _, .some): throw ValidationError("give either --pkcs12 or --key with --cert, not both")
+            default: throw ValidationError("give the signer as --key KEY --cert CERT, or as --pkcs12 BUNDLE")
+            }
+            if chain != nil && pkcs12 != nil {
+                throw ValidationError("--chain goes with --key/--cert; a PKCS#12 bundle carries its own chain")
+            }
+            if digest == .sha1 && !allowSHA1 {
+                throw ValidationError("SHA-1 is broken for signatures; add --allow-sha1 if a legacy verifier really needs it")
+            }
+            if input == "-" && output == "-" && outform == .der && isatty(STDOUT_FILENO) == 1 {
+                throw ValidationError("refusing to write binary DER to a terminal: give -o FILE or --outform pem")
+            }
+        }
+
+        func run() throws {
+            try reportingFailures(path: input) {
+                try OutputFile.ensureDistinct(output: output, from: input)
+                let identity = try loadIdentity()
+                let content = try InputFile.read(input)
+                let options = SigningOptions(digest: digest, binary: binary, signedAttributes: signedAttributes, encoding: outform)
+                for check in SigningCheck.checks(content: content, identity: identity, options: options) {
+                    if case .certificateNotValid = check, strict {
+                        throw CLIFailure(cert ?? pkcs12 ?? input, "refusing to sign (--strict): \(check)", status: ExitStatus.checkFailed)
+                    }
+                    let path: String
+                    switch check {
+                    case .certificateNotValid: path = cert ?? pkcs12 ?? input
+                    default: path = input
+                    }
+                    Diagnostics.emit(path, .warning, check.description)
+                }
+                let signed = try identity.sign(content, options: options)
+                try OutputFile.write(signed, to: output)
+            }
+        }
+
+        private func loadIdentity() throws -> SigningIdentity {
+            if let pkcs12 {
+                let data = try InputFile.read(pkcs12, what: "PKCS#12 file", limit: 1024 * 1024)
+                let bundle = try passphrase.load(pkcs12) { try PKCS12Bundle(data: data, passphrase: $0) }
+                do {
+                    return try SigningIdentity(bundle: bundle)
+                } catch let error as AASAError {
+                    throw CLIFailure(pkcs12, error)
+                }
+            }
+            guard let key, let cert else { throw ExitStatus.usage }
+            let certificate: X509Certificate
+            var chainCertificates: [X509Certificate] = []
+            do {
+                certificate = try X509Certificate.load(from: InputFile.read(cert, what: "certificate", limit: 1024 * 1024))[0]
+            } catch let error as AASAError {
+                throw CLIFailure(cert, error)
+            }
+            if let chain {
+                do {
+                    chainCertificates = try X509Certificate.load(from: InputFile.read(chain, what: "chain", limit: 4 * 1024 * 1024))
+                } catch let error as AASAError {
+                    throw CLIFailure(chain, error)
+                }
+            }
+            var keyData = try InputFile.read(key, what: "private key", limit: 1024 * 1024)
+            defer { keyData.resetBytes(in: 0..<keyData.count) }
+            let privateKey = try passphrase.load(key) { try PrivateKey(data: keyData, passphrase: $0) }
+            do {
+                return try SigningIdentity(key: privateKey, certificate: certificate, chain: chainCertificates)
+            } catch let error as AASAError {
+                throw CLIFailure(key, error)
+            }
+        }
+    }
+}
+
+extension DigestAlgorithm: ExpressibleByArgument {}
+extension PKCS7Encoding: ExpressibleByArgument {}
