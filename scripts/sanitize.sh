@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Memory safety of the C boundary:
+#  1. the whole test suite under AddressSanitizer + LeakSanitizer;
+#  2. valgrind memcheck over the CLI (sign, verify, extract, detect, inspect), good and bad inputs:
+#     zero errors and zero definite or indirect leaks.
+# Uses its own build folders (.build-asan, .build-valgrind).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/ensure-deps.sh valgrind
+
+echo "== AddressSanitizer: swift test --sanitize=address" >&2
+LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp" \
+    swift test --scratch-path .build-asan --sanitize=address
+
+echo "== valgrind memcheck over the CLI" >&2
+# valgrind 3.19 cannot read Swift 6's default DWARF 5: build with DWARF 4.
+swift build --scratch-path .build-valgrind --product aasa -Xswiftc -dwarf-version=4 -Xcc -gdwarf-4 >/dev/null
+aasa="$(swift build --scratch-path .build-valgrind --show-bin-path)/aasa"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+certs=certs
+example=examples/apple-app-site-association.p7m
+printf 'garbage\x30\x82' > "$work/garbage"
+head -c 1000 "$example" > "$work/truncated.p7m"
+
+failures=0
+check() {  # check EXPECTED_STATUS ARGS...: runs aasa under memcheck
+    local expected=$1; shift
+    local log="$work/valgrind.log"
+    set +e
+    valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+        --show-leak-kinds=definite,indirect --log-file="$log" "$aasa" "$@" >/dev/null 2>"$work/stderr"
+    local status=$?
+    set -e
+    if [ "$status" -ne "$expected" ] || [ -s "$log" ]; then
+        echo "valgrind: aasa $* -> exit $status (expected $expected)" >&2
+        cat "$log" "$work/stderr" >&2
+        failures=$((failures + 1))
+    else
+        echo "valgrind clean: aasa $*" >&2
+    fi
+}
+check 0 sign examples/apple-app-site-association.json -o "$work/out.der" --key $certs/leaf-rsa.key --cert $certs/leaf-rsa.pem --chain $certs/chain.pem
+check 0 sign examples/apple-app-site-association.json -o "$work/out.pem" --pkcs12 $certs/leaf-rsa.p12 --passphrase-file $certs/passphrase.txt --outform pem
+check 0 sign examples/apple-app-site-association.json -o "$work/out-ec.der" --key $certs/leaf-ec.key --cert $certs/leaf-ec.pem
+check 2 sign examples/apple-app-site-association.json -o "$work/never" --key $certs/leaf-rsa.enc.key --cert $certs/leaf-rsa.pem
+check 2 sign examples/apple-app-site-association.json -o "$work/never" --key $certs/leaf-ec.key --cert $certs/leaf-rsa.pem
+check 0 verify "$example" --ca-file $certs/ca-bundle.pem --no-system-roots --domain example.com
+check 0 verify "$work/out-ec.der" --ca-file $certs/ca-bundle.pem --no-system-roots --format json
+check 1 verify "$example"
+check 1 verify "$work/truncated.p7m" --ca-file $certs/ca-bundle.pem
+check 1 verify "$work/garbage"
+check 0 extract "$example" --ca-file $certs/ca-bundle.pem --no-system-roots --lf -o "$work/out.json"
+check 1 extract "$example" -o "$work/never.json"
+check 0 detect "$example" "$work/out.pem" "$work/garbage" ../shared/corpus/real-signed/Handbid_Handbid-WordPress_aasa-smime-format.p7m
+check 0 inspect "$example" --format json
+check 2 inspect "$work/garbage"
+[ ! -e "$work/never" ] && [ ! -e "$work/never.json" ] || { echo "a failed command left an output file" >&2; failures=$((failures + 1)); }
+if [ "$failures" -ne 0 ]; then
+    echo "sanitize: $failures valgrind check(s) failed" >&2
+    exit 1
+fi
+echo "sanitize: AddressSanitizer and valgrind clean" >&2
