@@ -46,25 +46,34 @@ struct TrustOptions: ParsableArguments {
 
     /// Loads the trust anchors and intermediates. Unreadable files are reported with their path.
     func makeVerifier() throws -> Verifier {
+        let anchors = try caFiles.flatMap { try certificates(in: $0, what: "CA file") }
+        for directory in caDirectories {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw CLIFailure(directory, "--ca-dir: not a directory")
+            }
+        }
         let store: TrustStore
         do {
             store = try TrustStore(
-                TrustConfiguration(useSystemRoots: !noSystemRoots, anchorFiles: caFiles, anchorDirectories: caDirectories))
+                TrustConfiguration(useSystemRoots: !noSystemRoots, anchorDirectories: caDirectories, anchors: anchors))
         } catch let error as AASAError {
-            throw CLIFailure(caFiles.first ?? caDirectories.first ?? "trust store", error)
+            throw CLIFailure("trust store", error)
         }
-        var intermediates: [X509Certificate] = []
-        for path in intermediateFiles {
-            do {
-                intermediates += try X509Certificate.load(from: InputFile.read(path, what: "intermediates file"))
-            } catch let error as AASAError {
-                throw CLIFailure(path, error)
-            }
-        }
+        let intermediates = try intermediateFiles.flatMap { try certificates(in: $0, what: "intermediates file") }
         let options = VerificationOptions(
             purpose: purpose, time: atTime.flatMap(TimeArgument.parse), hostname: domain,
             minimumDaysValid: minDaysValid, allowPartialChain: partialChain, intermediates: intermediates)
         return Verifier(trust: store, options: options)
+    }
+
+    /// The certificates in a PEM/DER file; errors name the file.
+    private func certificates(in path: String, what: String) throws -> [X509Certificate] {
+        do {
+            return try X509Certificate.load(from: InputFile.read(path, what: what, limit: 16 * 1024 * 1024))
+        } catch let error as AASAError {
+            throw CLIFailure(path, "\(what): \(error.message)")
+        }
     }
 }
 
