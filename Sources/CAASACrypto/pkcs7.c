@@ -165,24 +165,62 @@ caasa_status caasa_pkcs7_content(const caasa_pkcs7 *message, caasa_buffer *out) 
     return caasa_buffer_from_bytes(ASN1_STRING_get0_data(content), (size_t)ASN1_STRING_length(content), out);
 }
 
-/// Maps the PKCS7 library's last reason code to a status.
-static caasa_status caasa_verify_failure(void) {
-    unsigned long err = ERR_peek_last_error();
-    if (ERR_GET_LIB(err) == ERR_LIB_PKCS7) {
-        switch (ERR_GET_REASON(err)) {
-            case PKCS7_R_SIGNER_CERTIFICATE_NOT_FOUND: return CAASA_ERR_SIGNER_NOT_FOUND;
-            case PKCS7_R_DIGEST_FAILURE: return CAASA_ERR_CONTENT_DIGEST_MISMATCH;
-            case PKCS7_R_SIGNATURE_FAILURE: return CAASA_ERR_BAD_SIGNATURE;
-            case PKCS7_R_NO_CONTENT: return CAASA_ERR_NO_CONTENT;
-            case PKCS7_R_NO_SIGNATURES_ON_DATA: return CAASA_ERR_NO_SIGNERS;
-            case PKCS7_R_WRONG_CONTENT_TYPE: return CAASA_ERR_NOT_SIGNED_DATA;
-            default: break;
+/// Maps the PKCS7 library's reason codes to a status. PKCS7_verify raises a generic
+/// SIGNATURE_FAILURE last, after the more precise DIGEST_FAILURE (signed attributes whose
+/// messageDigest does not match the content), so DIGEST_FAILURE anywhere on the queue wins.
+/// `codes` holds the queue, oldest first.
+static caasa_status caasa_verify_failure_from(const unsigned long *codes, int count) {
+    caasa_status status = CAASA_ERR_VERIFY;
+    for (int i = 0; i < count; i++) {
+        unsigned long err = codes[i];
+        int lib = ERR_GET_LIB(err), reason = ERR_GET_REASON(err);
+        if (lib == ERR_LIB_PKCS7 && reason == PKCS7_R_DIGEST_FAILURE) return CAASA_ERR_CONTENT_DIGEST_MISMATCH;
+        if (lib == ERR_LIB_PKCS7) {
+            switch (reason) {
+                case PKCS7_R_SIGNER_CERTIFICATE_NOT_FOUND: status = CAASA_ERR_SIGNER_NOT_FOUND; break;
+                case PKCS7_R_SIGNATURE_FAILURE: status = CAASA_ERR_BAD_SIGNATURE; break;
+                case PKCS7_R_NO_CONTENT: status = CAASA_ERR_NO_CONTENT; break;
+                case PKCS7_R_NO_SIGNATURES_ON_DATA: status = CAASA_ERR_NO_SIGNERS; break;
+                case PKCS7_R_WRONG_CONTENT_TYPE: status = CAASA_ERR_NOT_SIGNED_DATA; break;
+                default: break;
+            }
+        } else if (status == CAASA_ERR_VERIFY && (lib == ERR_LIB_RSA || lib == ERR_LIB_EC || lib == ERR_LIB_EVP)) {
+            // A signature that is not even well-formed (wrong length, bad padding) is still a bad signature.
+            status = CAASA_ERR_BAD_SIGNATURE;
         }
     }
-    // A signature that is not even well-formed (wrong length, bad padding) is still a bad signature.
-    if (ERR_GET_LIB(err) == ERR_LIB_RSA || ERR_GET_LIB(err) == ERR_LIB_EC || ERR_GET_LIB(err) == ERR_LIB_EVP)
-        return CAASA_ERR_BAD_SIGNATURE;
-    return CAASA_ERR_VERIFY;
+    return status;
+}
+
+/// Classifies the failure on this thread's error queue and leaves the queue as it was (the
+/// entries are popped, classified, and raised again with copies of their texts).
+static caasa_status caasa_verify_failure(void) {
+    enum { MAX_ENTRIES = 16 };
+    unsigned long codes[MAX_ENTRIES];
+    const char *file[MAX_ENTRIES], *func[MAX_ENTRIES];
+    int line[MAX_ENTRIES];
+    char text[MAX_ENTRIES][256];
+    int count = 0;
+    const char *data = NULL;
+    int flags = 0;
+    unsigned long err;
+    while (count < MAX_ENTRIES
+           && (err = ERR_get_error_all(&file[count], &line[count], &func[count], &data, &flags)) != 0) {
+        // Copy now: the queue reuses its text buffers when entries are raised again.
+        caasa_copy_string(text[count], sizeof text[count], (flags & ERR_TXT_STRING) ? data : "");
+        codes[count++] = err;
+    }
+    ERR_clear_error();
+    caasa_status status = caasa_verify_failure_from(codes, count);
+    for (int i = 0; i < count; i++) {
+        ERR_new();
+        ERR_set_debug(file[i], line[i], func[i]);
+        if (text[i][0] != '\0')
+            ERR_set_error(ERR_GET_LIB(codes[i]), ERR_GET_REASON(codes[i]), "%s", text[i]);
+        else
+            ERR_set_error(ERR_GET_LIB(codes[i]), ERR_GET_REASON(codes[i]), NULL);
+    }
+    return status;
 }
 
 caasa_status caasa_pkcs7_verify_signature(const caasa_pkcs7 *message, const caasa_certs *extra,

@@ -8,8 +8,8 @@ struct AASACommand: ParsableCommand {
         commandName: "aasa",
         abstract: "Sign, verify, inspect and extract signed apple-app-site-association files.",
         discussion: """
-            Exit status: 0 success or valid; 1 the check failed (invalid, untrusted, refused);
-            2 an input could not be read or is not what the command needs; 64 usage error.
+            Exit status: 0 success or valid; 1 the check failed (invalid, untrusted, refused); \
+            2 an input could not be read or is not what the command needs; 64 usage error. \
             See docs/exit-codes.md.
             """,
         version: AASAVersion.current,

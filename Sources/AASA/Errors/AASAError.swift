@@ -6,7 +6,7 @@ internal import CAASACrypto
 /// type is for inputs that cannot be used at all.
 ///
 /// Two errors are equal when their ``code`` is equal, whatever the reason text or location, so
-/// that tests can compare against the static values (`error == AASAError.Code.keyMismatch`).
+/// that tests can compare against an error made from a code (`error.code == .keyMismatch`).
 public struct AASAError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What kind of error this is. Codes may be added; switch with a `default`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {

@@ -134,7 +134,8 @@ public struct Verifier: Sendable {
                     verdict: .tampered("the content does not match the signed digest: it was changed after signing"))
             case .CAASA_ERR_BAD_SIGNATURE:
                 throw SignatureFailure(
-                    verdict: .tampered("the signature does not verify with the signer certificate's key\(detail)"))
+                    verdict: .tampered(
+                        "the signature does not match the content: the content or the signature was changed after signing, or another key made it\(detail)"))
             case .CAASA_ERR_SIGNER_NOT_FOUND:
                 let wanted = message.signerInfos.first.map { "issuer \"\($0.issuer)\", serial \($0.serialNumber)" } ?? ""
                 throw SignatureFailure(

@@ -7,8 +7,9 @@ extension AASACommand {
         static let configuration = CommandConfiguration(
             abstract: "Tell what each file is from its bytes: pkcs7-der, pkcs7-pem, pkcs7-smime, pkcs7-other, json or unknown.",
             discussion: """
-                The name and any served content type are ignored. PKCS#7 is confirmed by parsing it,
+                The name and any served content type are ignored. PKCS#7 is confirmed by parsing it, \
                 JSON by parsing it; damaged files are 'unknown' with the reason.
+
                 Exit status: 0 every file was read, 2 some file could not be read.
                 """
         )
@@ -47,8 +48,8 @@ extension AASACommand {
                 }
             }
             if format == .json {
-                if files.count == 1, let only = entries.first {
-                    try JSONOutput.print(only)
+                if files.count == 1 {
+                    if let only = entries.first { try JSONOutput.print(only) }
                 } else {
                     try JSONOutput.print(entries)
                 }

@@ -7,10 +7,11 @@ extension AASACommand {
         static let configuration = CommandConfiguration(
             abstract: "Write the JSON embedded in a signed AASA file, after verifying it.",
             discussion: """
-                The signature and chain are verified first (same options as verify); if that fails,
-                nothing is written. --no-verify extracts anyway and says so on stderr. The bytes come
-                out exactly as signed: a file signed without -binary has CRLF line ends; --lf turns
+                The signature and chain are verified first (same options as verify); if that fails, \
+                nothing is written. --no-verify extracts anyway and says so on stderr. The bytes come \
+                out exactly as signed: a file signed without -binary has CRLF line ends; --lf turns \
                 them back into LF.
+
                 Exit status: 0 written, 1 verification failed, 2 unreadable or not a signed file.
                 """
         )
@@ -40,13 +41,21 @@ extension AASACommand {
                     guard let message = detection.message, detection.kind.isSigned else {
                         throw CLIFailure(file, "nothing to extract: \(describe(detection))")
                     }
+                    guard !message.signerInfos.isEmpty else {
+                        throw CLIFailure(file, "nothing to extract: a certificates-only PKCS#7 (no signer, no content)")
+                    }
                     content = try message.unverifiedContent()
                     Diagnostics.emit(file, .warning, "the content is UNVERIFIED (--no-verify): its signature and signer were not checked")
                 } else {
                     let result = try trust.makeVerifier().verify(data)
                     guard let verified = result.content else {
-                        if case .notSigned = result.verdict, result.kind == .json {
+                        switch result.verdict {
+                        case .notSigned where result.kind == .json:
                             throw CLIFailure(file, "nothing to extract: the file is already plain JSON")
+                        case .notSigned(let detail), .malformed(let detail):
+                            // Not a usable signed file at all: wrong input, not a failed check.
+                            throw CLIFailure(file, "nothing to extract: \(detail)", code: result.verdict.code)
+                        default: break
                         }
                         throw CLIFailure(
                             file, "not extracted: \(result.verdict.reason ?? "not valid")", status: ExitStatus.checkFailed,

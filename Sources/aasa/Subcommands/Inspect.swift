@@ -8,6 +8,7 @@ extension AASACommand {
             abstract: "Show the structure of a signed file: algorithms, signed attributes, certificates, content.",
             discussion: """
                 Nothing is verified: use verify for that. Plain JSON is described briefly.
+
                 Exit status: 0 described, 2 unreadable or neither PKCS#7 nor JSON.
                 """
         )
@@ -94,7 +95,8 @@ extension AASACommand {
                 }
             }
             if let content = report.content {
-                let canonical = content.crlfCanonical ? " (CRLF-canonicalised: signed as MIME text, without -binary)" : ""
+                let signed = report.contentInfoType != nil
+                let canonical = content.crlfCanonical && signed ? " (CRLF-canonicalised: signed as MIME text, without -binary)" : ""
                 lines.append("  content: \(content.size) bytes, \(content.json ? "JSON" : "not JSON"), line ends: \(content.lineEndings)\(canonical)")
             }
             return lines.joined(separator: "\n")

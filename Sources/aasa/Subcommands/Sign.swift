@@ -7,13 +7,14 @@ extension AASACommand {
         static let configuration = CommandConfiguration(
             abstract: "Sign an AASA file exactly like the legacy openssl smime recipe.",
             discussion: """
-                Reproduces `openssl smime -sign -inkey KEY -signer CERT -certfile CHAIN -noattr -nodetach
-                -outform DER`: for RSA keys the output is byte-identical to that command's. Without
-                --binary the content is signed as MIME text, so its line ends become CRLF (as OpenSSL
-                does); --binary signs the bytes as they are.
-                The passphrase of an encrypted key or PKCS#12 file comes from --passphrase-env,
-                --passphrase-file, or a prompt on the terminal; never from the command line.
+                Reproduces `openssl smime -sign -inkey KEY -signer CERT -certfile CHAIN -noattr -nodetach \
+                -outform DER`: for RSA keys the output is byte-identical to that command's. Without \
+                --binary the content is signed as MIME text, so its line ends become CRLF (as OpenSSL \
+                does); --binary signs the bytes as they are. \
+                The passphrase of an encrypted key or PKCS#12 file comes from --passphrase-env, \
+                --passphrase-file, or a prompt on the terminal; never from the command line. \
                 The output is written atomically: on failure nothing is written.
+
                 Exit status: 0 signed, 1 refused by --strict, 2 unreadable or unusable input.
                 """
         )
@@ -48,7 +49,7 @@ extension AASACommand {
         @Option(help: "Output encoding: der (default), pem or smime.")
         var outform: PKCS7Encoding = .der
 
-        @Flag(name: .customLong("signed-attributes"), help: "Add signed attributes (signing time, content type); the recipe's -noattr omits them.")
+        @Flag(name: .customLong("signed-attributes"), help: "Add signed attributes (content type, signing time, message digest, S/MIME capabilities); the recipe's -noattr omits them.")
         var signedAttributes = false
 
         @Flag(help: "Refuse to sign with a certificate that is not valid now.")
@@ -69,7 +70,7 @@ extension AASACommand {
             if digest == .sha1 && !allowSHA1 {
                 throw ValidationError("SHA-1 is broken for signatures; add --allow-sha1 if a legacy verifier really needs it")
             }
-            if input == "-" && output == "-" && outform == .der && isatty(STDOUT_FILENO) == 1 {
+            if output == "-" && outform == .der && isatty(STDOUT_FILENO) == 1 {
                 throw ValidationError("refusing to write binary DER to a terminal: give -o FILE or --outform pem")
             }
         }

@@ -7,10 +7,11 @@ extension AASACommand {
         static let configuration = CommandConfiguration(
             abstract: "Verify a signed AASA file: the signature over its content and the signer's chain.",
             discussion: """
-                The signer must chain to a trust anchor (the system bundle unless --no-system-roots,
-                plus --ca-file/--ca-dir), fit the purpose (sslserver by default: AASA files were signed
-                with TLS server certificates), and be valid at --at (default now). The certificates
+                The signer must chain to a trust anchor (the system bundle unless --no-system-roots, \
+                plus --ca-file/--ca-dir), fit the purpose (sslserver by default: AASA files were signed \
+                with TLS server certificates), and be valid at --at (default now). The certificates \
                 inside the file are only untrusted intermediates.
+
                 Exit status: 0 valid, 1 not valid (the reason is printed), 2 unreadable input.
                 """
         )
