@@ -24,9 +24,15 @@ enum OutputFile {
         defer {
             if !committed { unlink(temporary) }
         }
-        let mask = umask(0)
-        umask(mask)
-        fchmod(fd, 0o666 & ~mask)
+        // A replaced file keeps its permissions; a new one gets the usual 0666 less the umask.
+        var existing = stat()
+        if stat(path, &existing) == 0 {
+            fchmod(fd, existing.st_mode & 0o7777)
+        } else {
+            let mask = umask(0)
+            umask(mask)
+            fchmod(fd, 0o666 & ~mask)
+        }
         let written = data.withUnsafeBytes { raw -> Bool in
             var offset = 0
             while offset < raw.count {
@@ -52,13 +58,17 @@ enum OutputFile {
         committed = true
     }
 
-    /// Refuses an output that is the same file as an input (it would be replaced).
-    static func ensureDistinct(output: String, from input: String) throws {
-        guard output != "-", input != "-" else { return }
-        var a = stat(), b = stat()
-        guard stat(output, &a) == 0, stat(input, &b) == 0 else { return }
-        if a.st_dev == b.st_dev && a.st_ino == b.st_ino {
-            throw CLIFailure(output, "the output is the input file; refusing to overwrite it", status: ExitStatus.usage)
+    /// Refuses an output that is the same file as any input (it would be replaced): the
+    /// content, but also a key, certificate or trust file.
+    static func ensureDistinct(output: String, from inputs: [String?]) throws {
+        guard output != "-" else { return }
+        var target = stat()
+        guard stat(output, &target) == 0 else { return }
+        for case let input? in inputs where input != "-" {
+            var source = stat()
+            if stat(input, &source) == 0 && source.st_dev == target.st_dev && source.st_ino == target.st_ino {
+                throw CLIFailure(output, "the output is the input file \(input); refusing to overwrite it", status: ExitStatus.usage)
+            }
         }
     }
 }

@@ -33,7 +33,7 @@ extension AASACommand {
 
         func run() throws {
             try reportingFailures(path: file) {
-                try OutputFile.ensureDistinct(output: output, from: file)
+                try OutputFile.ensureDistinct(output: output, from: [file] + trust.caFiles + trust.intermediateFiles)
                 let data = try InputFile.read(file)
                 var content: Data
                 if noVerify {

@@ -77,7 +77,8 @@ extension AASACommand {
 
         func run() throws {
             try reportingFailures(path: input) {
-                try OutputFile.ensureDistinct(output: output, from: input)
+                try OutputFile.ensureDistinct(
+                    output: output, from: [input, key, cert, chain, pkcs12, passphrase.file])
                 let identity = try loadIdentity()
                 let content = try InputFile.read(input)
                 let options = SigningOptions(digest: digest, binary: binary, signedAttributes: signedAttributes, encoding: outform)

@@ -1,0 +1,308 @@
+import Foundation
+import Testing
+
+/// Runs the built `aasa` executable (and the `openssl` CLI) the way a user would, capturing
+/// exit status, stdout and stderr, as argument-parser's `TestHelpers.swift` does for its examples.
+///
+/// Output goes to temporary files rather than pipes, so a child that writes a lot to both
+/// streams can never deadlock the test, and standard input is `/dev/null` unless given, so
+/// nothing ever waits for a terminal (the passphrase prompt needs `isatty(0)`).
+enum CLI {
+    // MARK: - Paths
+
+    /// The package root: the nearest directory above this file that holds `Package.swift`.
+    static let repoRoot: URL = {
+        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while directory.path != "/" {
+            if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
+                return directory
+            }
+            directory.deleteLastPathComponent()
+        }
+        fatalError("no Package.swift above \(#filePath)")
+    }()
+
+    /// The test PKI (`certs/README.md`).
+    static let certs = repoRoot.appendingPathComponent("certs")
+
+    /// The shared real-world corpus (`/work/shared/corpus`, or `$AASA_CORPUS`).
+    static let corpus = URL(
+        fileURLWithPath: ProcessInfo.processInfo.environment["AASA_CORPUS"] ?? "/work/shared/corpus")
+
+    static var corpusAvailable: Bool {
+        FileManager.default.fileExists(atPath: corpus.appendingPathComponent("real-signed").path)
+    }
+
+    static func cert(_ name: String) -> String { certs.appendingPathComponent(name).path }
+    static func realSigned(_ name: String) -> String { corpus.appendingPathComponent("real-signed/\(name)").path }
+    static func realPlain(_ name: String) -> String { corpus.appendingPathComponent("real-plain/\(name)").path }
+
+    /// The three real signed files of the corpus.
+    static let realSignedFiles = [
+        "artsy_artsy-eigen-web-association_aasa-20150915-a.p7m",
+        "artsy_artsy-eigen-web-association_aasa-20150915-b.p7m",
+        "Handbid_Handbid-WordPress_aasa-smime-format.p7m",
+    ]
+
+    /// The directory SwiftPM put the products in: on Linux the test runner is an executable in
+    /// it (`Bundle.main.bundleURL`), on macOS it is the `.xctest` bundle's parent.
+    static var productsDirectories: [URL] {
+        var found: [URL] = []
+        let bundle = Bundle.main.bundleURL
+        found.append(bundle)
+        found.append(bundle.deletingLastPathComponent())
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            found.append(bundle.bundleURL.deletingLastPathComponent())
+        }
+        let argv0 = ProcessInfo.processInfo.arguments.first.map { URL(fileURLWithPath: $0) }
+        if let argv0 { found.append(argv0.deletingLastPathComponent()) }
+        found.append(repoRoot.appendingPathComponent(".build/debug"))
+        found.append(repoRoot.appendingPathComponent(".build/release"))
+        return found
+    }
+
+    /// The `aasa` executable built with the tests.
+    static let executable: URL = {
+        if let override = ProcessInfo.processInfo.environment["AASA_EXECUTABLE"] {
+            return URL(fileURLWithPath: override)
+        }
+        for directory in productsDirectories {
+            let candidate = directory.appendingPathComponent("aasa")
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue,
+                FileManager.default.isExecutableFile(atPath: candidate.path)
+            {
+                return candidate
+            }
+        }
+        fatalError("cannot find the aasa executable in \(productsDirectories.map(\.path))")
+    }()
+
+    /// The `openssl` CLI from PATH.
+    static let opensslExecutable: URL = {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":") {
+            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent("openssl")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return URL(fileURLWithPath: "/usr/bin/openssl")
+    }()
+
+    // MARK: - Running
+
+    /// What a run produced.
+    struct Result: CustomStringConvertible {
+        var status: Int32
+        var stdout: Data
+        var stderr: String
+
+        var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+        /// The stderr lines, without the empty one after the final newline.
+        var stderrLines: [String] { stderr.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
+
+        /// The stdout parsed as JSON (`JSONSerialization`, so the test does not share the CLI's types).
+        func json() throws -> Any { try JSONSerialization.jsonObject(with: stdout) }
+        func jsonObject() throws -> [String: Any] {
+            try #require(try json() as? [String: Any], "stdout is not a JSON object: \(stdoutText)")
+        }
+
+        var description: String {
+            "exit \(status)\n--- stdout (\(stdout.count) bytes)\n\(stdoutText.prefix(2000))\n--- stderr\n\(stderr)"
+        }
+    }
+
+    /// Runs `aasa` with `args`. `environment` is added to (overrides) the test's environment.
+    static func run(
+        _ args: [String], stdin: Data? = nil, environment: [String: String]? = nil, in directory: URL? = nil
+    ) -> Result {
+        launch(executable, args, stdin: stdin, environment: environment, in: directory)
+    }
+
+    /// Runs the `openssl` CLI.
+    static func openssl(_ args: [String], stdin: Data? = nil, in directory: URL? = nil) -> Result {
+        launch(opensslExecutable, args, stdin: stdin, environment: nil, in: directory)
+    }
+
+    /// Runs `openssl` and fails the test (by throwing) unless it exits 0.
+    @discardableResult
+    static func requireOpenSSL(_ args: [String], stdin: Data? = nil) throws -> Result {
+        let result = openssl(args, stdin: stdin)
+        try #require(result.status == 0, "openssl \(args.joined(separator: " ")) failed: \(result)")
+        return result
+    }
+
+    private static func launch(
+        _ executable: URL, _ args: [String], stdin: Data?, environment: [String: String]?, in directory: URL?,
+        timeout: TimeInterval = 120
+    ) -> Result {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-cli-run-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let outURL = scratch.appendingPathComponent("stdout")
+        let errURL = scratch.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+
+        let input: FileHandle
+        if let stdin {
+            let inURL = scratch.appendingPathComponent("stdin")
+            try! stdin.write(to: inURL)
+            input = try! FileHandle(forReadingFrom: inURL)
+        } else {
+            input = FileHandle(forReadingAtPath: "/dev/null")!
+        }
+        let output = try! FileHandle(forWritingTo: outURL)
+        let errors = try! FileHandle(forWritingTo: errURL)
+        defer {
+            try? input.close()
+            try? output.close()
+            try? errors.close()
+        }
+
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = args
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        if let directory { process.currentDirectoryURL = directory }
+        if let environment {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
+        do {
+            try process.run()
+        } catch {
+            return Result(status: -1, stdout: Data(), stderr: "cannot launch \(executable.path): \(error)")
+        }
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning {
+            if Date() > deadline {
+                process.terminate()
+                break
+            }
+            usleep(5_000)
+        }
+        process.waitUntilExit()
+        let stdoutData = (try? Data(contentsOf: outURL)) ?? Data()
+        let stderrData = (try? Data(contentsOf: errURL)) ?? Data()
+        return Result(status: process.terminationStatus, stdout: stdoutData, stderr: String(decoding: stderrData, as: UTF8.self))
+    }
+}
+
+// MARK: - Temporary directories
+
+/// Runs `body` with a fresh directory, removed afterwards (also when `body` throws).
+func withTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
+    let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("aasa-cli-test-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    return try body(directory.resolvingSymlinksInPath())
+}
+
+extension URL {
+    func child(_ name: String) -> URL { appendingPathComponent(name) }
+}
+
+// MARK: - Fixtures
+
+enum Fixture {
+    /// A small legacy AASA document with LF line ends (several lines, so CRLF canonicalisation
+    /// shows), used as the content to sign.
+    static let json = Data(
+        """
+        {
+          "applinks": {
+            "apps": [],
+            "details": [
+              {
+                "appID": "ABCDE12345.com.example.app",
+                "paths": ["/buy/*", "NOT /buy/admin"]
+              }
+            ]
+          }
+        }
+
+        """.utf8)
+
+    /// `json` with every LF turned into CRLF: what `openssl smime -sign` without `-binary` embeds.
+    static var jsonCRLF: Data { Data(String(decoding: json, as: UTF8.self).replacingOccurrences(of: "\n", with: "\r\n").utf8) }
+
+    /// Writes `json` (or `data`) to `dir/name` and returns its path.
+    @discardableResult
+    static func write(_ data: Data = json, to directory: URL, as name: String = "aasa.json") throws -> URL {
+        let url = directory.child(name)
+        try data.write(to: url)
+        return url
+    }
+
+    /// Signs `input` with the `openssl smime` legacy recipe (independent of the CLI under test).
+    /// `leaf` names a key/cert pair in certs/ ("leaf-rsa", "leaf-expired", …).
+    @discardableResult
+    static func opensslSign(
+        _ input: URL, leaf: String = "leaf-rsa", chain: String? = "chain.pem", binary: Bool = false,
+        outform: String = "DER", to output: URL
+    ) throws -> URL {
+        var args = [
+            "smime", "-sign", "-inkey", CLI.cert("\(leaf).key"), "-signer", CLI.cert("\(leaf).pem"),
+        ]
+        if let chain { args += ["-certfile", CLI.cert(chain)] }
+        args += ["-noattr", "-nodetach", "-outform", outform]
+        if binary { args.append("-binary") }
+        args += ["-in", input.path, "-out", output.path]
+        try CLI.requireOpenSSL(args)
+        return output
+    }
+
+    /// A signed DER file in `directory`: `json` signed by `leaf` with the intermediate.
+    static func signedFile(in directory: URL, leaf: String = "leaf-rsa", name: String = "signed.p7m") throws -> URL {
+        let input = try write(to: directory, as: "\(name).source.json")
+        return try opensslSign(input, leaf: leaf, to: directory.child(name))
+    }
+
+    /// Trust only the test root: `--ca-file certs/ca-bundle.pem --no-system-roots`.
+    static var testTrust: [String] { ["--ca-file", CLI.cert("ca-bundle.pem"), "--no-system-roots"] }
+
+    /// The passphrase of the encrypted key and the PKCS#12 file (first line of passphrase.txt).
+    static var passphrase: String {
+        let text = (try? String(contentsOfFile: CLI.cert("passphrase.txt"), encoding: .utf8)) ?? ""
+        return String(text.prefix { $0 != "\n" && $0 != "\r" })
+    }
+}
+
+// MARK: - Assertions
+
+/// Checks one diagnostic line: `PATH: severity: [code] message`.
+func expectDiagnostic(
+    _ line: String?, path: String, severity: String, code: String? = nil, contains fragments: [String] = [],
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    guard let line else {
+        Issue.record("expected a diagnostic line for \(path)", sourceLocation: sourceLocation)
+        return
+    }
+    let prefix = "\(path): \(severity): " + (code.map { "[\($0)] " } ?? "")
+    #expect(line.hasPrefix(prefix), "\(line.debugDescription) should start with \(prefix.debugDescription)", sourceLocation: sourceLocation)
+    #expect(!line.dropFirst(prefix.count).trimmingCharacters(in: .whitespaces).isEmpty, "empty message: \(line)", sourceLocation: sourceLocation)
+    for fragment in fragments {
+        #expect(line.contains(fragment), "\(line.debugDescription) should mention \(fragment.debugDescription)", sourceLocation: sourceLocation)
+    }
+}
+
+/// Files the atomic writer may have left behind: `.NAME.XXXXXX` temporaries (any dot file).
+func leftoverTemporaries(in directory: URL) -> [String] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+    return names.filter { $0.hasPrefix(".") }
+}
+
+func fileExists(_ url: URL) -> Bool { FileManager.default.fileExists(atPath: url.path) }
+
+func contents(_ url: URL) throws -> Data { try Data(contentsOf: url) }
+
+extension Data {
+    /// Where `needle` occurs, or nil.
+    func firstRange(of needle: String) -> Range<Int>? {
+        guard let range = self.range(of: Data(needle.utf8)) else { return nil }
+        return (range.lowerBound - startIndex)..<(range.upperBound - startIndex)
+    }
+}
