@@ -230,32 +230,48 @@ caasa_status caasa_pkcs7_verify_signature(const caasa_pkcs7 *message, const caas
     if (!PKCS7_type_is_signed(p7) || p7->d.sign == NULL) return CAASA_ERR_NOT_SIGNED_DATA;
     if (sk_PKCS7_SIGNER_INFO_num(PKCS7_get_signer_info(p7)) <= 0) return CAASA_ERR_NO_SIGNERS;
     if (caasa_embedded_content(p7) == NULL) return CAASA_ERR_NO_CONTENT;
-    STACK_OF(X509) *extra_stack = extra != NULL ? caasa_stack(extra) : NULL;
 
+    // Signer lookup order: the message's own certificates first, then `extra`. OpenSSL searches
+    // its `certs` argument before the message, so a caller's extra certificate with the same
+    // issuer and serial would otherwise displace the signer the file actually carries.
+    STACK_OF(X509) *candidates = sk_X509_new_null();
     BIO *content = BIO_new(BIO_s_mem());
-    if (content == NULL) return CAASA_ERR_MEMORY;
+    STACK_OF(X509) *owned = sk_X509_new_null();
+    STACK_OF(X509) *signers = NULL;
+    caasa_status status = CAASA_OK;
+    if (candidates == NULL || content == NULL || owned == NULL
+        || (p7->d.sign->cert != NULL && !X509_add_certs(candidates, p7->d.sign->cert, X509_ADD_FLAG_UP_REF))
+        || (extra != NULL && !X509_add_certs(candidates, caasa_stack(extra), X509_ADD_FLAG_UP_REF))) {
+        status = CAASA_ERR_MEMORY;
+        goto done;
+    }
     // NOVERIFY: the signatures only; the chain is checked separately (caasa_verify_chain) so
     // that a bad signature and an untrusted signer get different verdicts. BINARY: return the
-    // content bytes exactly as embedded.
-    caasa_status status = CAASA_OK;
-    if (PKCS7_verify(p7, extra_stack, NULL, NULL, content, PKCS7_NOVERIFY | PKCS7_BINARY) != 1) {
+    // content bytes exactly as embedded. NOINTERN: look signers up in `candidates` only.
+    const int flags = PKCS7_NOVERIFY | PKCS7_BINARY | PKCS7_NOINTERN;
+    if (PKCS7_verify(p7, candidates, NULL, NULL, content, flags) != 1) {
         status = caasa_verify_failure();
-        BIO_free(content);
-        return status;
+        goto done;
     }
-    STACK_OF(X509) *signers = PKCS7_get0_signers(p7, extra_stack, 0);
-    STACK_OF(X509) *owned = sk_X509_new_null();
-    if (signers == NULL || owned == NULL || !X509_add_certs(owned, signers, X509_ADD_FLAG_UP_REF)) {
-        status = signers == NULL ? caasa_verify_failure() : CAASA_ERR_MEMORY;
-    } else {
-        status = caasa_buffer_from_bio(content, content_out);
+    signers = PKCS7_get0_signers(p7, candidates, PKCS7_NOINTERN);
+    if (signers == NULL) {
+        status = caasa_verify_failure();
+        goto done;
     }
-    sk_X509_free(signers);  // get0: the certificates themselves belong to the message
+    if (!X509_add_certs(owned, signers, X509_ADD_FLAG_UP_REF)) {
+        status = CAASA_ERR_MEMORY;
+        goto done;
+    }
+    status = caasa_buffer_from_bio(content, content_out);
     if (status == CAASA_OK) {
         *signers_out = (caasa_certs *)owned;
-    } else {
-        caasa_stack_free(owned);
+        owned = NULL;
     }
+
+done:
+    sk_X509_free(signers);  // get0: the certificates belong to `candidates`
+    caasa_stack_free(owned);
+    caasa_stack_free(candidates);
     BIO_free(content);
     return status;
 }
