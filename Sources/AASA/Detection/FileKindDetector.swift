@@ -42,9 +42,9 @@ public enum FileKindDetector {
     public static func pkcs7Encoding(of data: Data) -> PKCS7Encoding? {
         if looksLikePKCS7DER(data) { return .der }
         let head = data.prefix(16 * 1024)
-        let text = String(decoding: head, as: UTF8.self)
-        let trimmed = text.drop { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
-        for label in ["PKCS7", "PKCS #7 SIGNED DATA", "CMS"] where trimmed.hasPrefix("-----BEGIN \(label)-----") {
+        // Bytes, not Characters: Swift reads "\r\n" as one Character.
+        let trimmed = head.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }
+        for label in ["PKCS7", "PKCS #7 SIGNED DATA", "CMS"] where trimmed.starts(with: Array("-----BEGIN \(label)-----".utf8)) {
             return .pem
         }
         if let mediaType = MIMEHeaders.contentType(of: head),
@@ -85,14 +85,16 @@ public enum FileKindDetector {
             return Detection(kind: .unknown, detail: "not UTF-8 text", hasBOM: hasBOM)
         }
         do {
-            _ = try JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed])
+            _ = try JSONParser().parse(Data(body))
             return Detection(kind: .json, detail: hasBOM ? "starts with a byte-order mark" : nil, hasBOM: hasBOM)
-        } catch {
+        } catch let error as JSONSyntaxError {
             let looksLikeJSON = first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
             return Detection(
                 kind: .unknown,
-                detail: looksLikeJSON ? "looks like JSON but does not parse" : "not JSON and not PKCS#7",
+                detail: looksLikeJSON ? "looks like JSON but does not parse: \(error)" : "neither JSON (\(error)) nor PKCS#7",
                 hasBOM: hasBOM)
+        } catch {
+            return Detection(kind: .unknown, detail: "\(error)", hasBOM: hasBOM)
         }
     }
 }

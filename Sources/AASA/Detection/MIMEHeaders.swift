@@ -5,13 +5,12 @@ enum MIMEHeaders {
     /// The lower-cased media type of the Content-Type header (`application/pkcs7-mime`) when
     /// `head` starts with a block of MIME headers, else nil.
     static func contentType(of head: Data) -> String? {
-        guard let text = String(data: head, encoding: .utf8) ?? String(data: head, encoding: .isoLatin1) else {
-            return nil
-        }
         var lines: [Substring] = []
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
-            if line.isEmpty { break }  // end of the header block
+        // Split the bytes at LF and drop a CR before it: Swift reads "\r\n" as one Character.
+        for rawLine in head.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            let bytes = rawLine.last == 0x0D ? rawLine.dropLast() : rawLine
+            if bytes.isEmpty { break }  // end of the header block
+            let line = Substring(String(decoding: bytes, as: UTF8.self))
             if line.first == " " || line.first == "\t" {
                 guard !lines.isEmpty else { return nil }
                 lines[lines.count - 1] += " " + line.drop { $0 == " " || $0 == "\t" }

@@ -1,0 +1,306 @@
+import Foundation
+
+/// A strict RFC 8259 JSON parser that records where every value stands.
+///
+/// Why not Foundation: on Linux both `JSONSerialization` and `JSONDecoder` accept trailing
+/// commas (`{"a": 1,}`), which iOS's parser rejects, and neither reports line and column, nor
+/// keeps duplicate keys or member order. The parser is iterative (an explicit stack), so a
+/// deeply nested input gives an error at ``maximumDepth``, never a stack overflow.
+public struct JSONParser: Sendable {
+    /// The deepest nesting of arrays and objects accepted.
+    public var maximumDepth: Int
+
+    public init(maximumDepth: Int = 512) {
+        self.maximumDepth = maximumDepth
+    }
+
+    /// Parses a whole document: one value, surrounded by optional white space. The caller
+    /// strips a UTF-8 byte-order mark first if it accepts one.
+    /// - Throws: ``JSONSyntaxError``.
+    public func parse(_ data: Data) throws -> JSONNode {
+        try data.withUnsafeBytes { raw in
+            var reader = Reader(bytes: raw.bindMemory(to: UInt8.self), maximumDepth: maximumDepth)
+            return try reader.document()
+        }
+    }
+}
+
+private struct Reader {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let maximumDepth: Int
+    var index = 0
+    var line = 1
+    var lineStart = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+        self.bytes = bytes
+        self.maximumDepth = maximumDepth
+    }
+
+    var location: TextPosition { TextPosition(offset: index, line: line, column: index - lineStart + 1) }
+
+    func fail(_ message: String, at location: TextPosition? = nil) -> JSONSyntaxError {
+        JSONSyntaxError(message: message, location: location ?? self.location)
+    }
+
+    /// A containing array or object under construction.
+    enum Frame {
+        case array(start: TextPosition, elements: [JSONNode])
+        case object(start: TextPosition, members: [JSONMember], key: String?, keyLocation: TextPosition?)
+    }
+
+    mutating func document() throws -> JSONNode {
+        guard String(validating: bytes, as: UTF8.self) != nil else {
+            throw fail("not valid UTF-8", at: TextPosition(offset: 0, line: 1, column: 1))
+        }
+        skipWhitespace()
+        let root = try value()
+        skipWhitespace()
+        if index < bytes.count { throw fail("unexpected \(describe(bytes[index])) after the JSON value") }
+        return root
+    }
+
+    /// Reads one value (iteratively for arrays and objects).
+    mutating func value() throws -> JSONNode {
+        var stack: [Frame] = []
+        while true {
+            skipWhitespace()
+            guard index < bytes.count else { throw fail(stack.isEmpty ? "no JSON value (empty input)" : "unexpected end of input") }
+            let start = location
+            var completed: JSONNode
+            switch bytes[index] {
+            case UInt8(ascii: "["):
+                index += 1
+                guard stack.count < maximumDepth else { throw fail("nesting deeper than \(maximumDepth) levels", at: start) }
+                skipWhitespace()
+                if peek(UInt8(ascii: "]")) {
+                    index += 1
+                    completed = JSONNode(.array([]), at: start)
+                } else {
+                    stack.append(.array(start: start, elements: []))
+                    continue
+                }
+            case UInt8(ascii: "{"):
+                index += 1
+                guard stack.count < maximumDepth else { throw fail("nesting deeper than \(maximumDepth) levels", at: start) }
+                skipWhitespace()
+                if peek(UInt8(ascii: "}")) {
+                    index += 1
+                    completed = JSONNode(.object([]), at: start)
+                } else {
+                    let (key, keyLocation) = try memberKey()
+                    stack.append(.object(start: start, members: [], key: key, keyLocation: keyLocation))
+                    continue
+                }
+            case UInt8(ascii: "\""):
+                completed = JSONNode(.string(try string()), at: start)
+            case UInt8(ascii: "t"):
+                try literal("true")
+                completed = JSONNode(.bool(true), at: start)
+            case UInt8(ascii: "f"):
+                try literal("false")
+                completed = JSONNode(.bool(false), at: start)
+            case UInt8(ascii: "n"):
+                try literal("null")
+                completed = JSONNode(.null, at: start)
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                completed = JSONNode(.number(try number()), at: start)
+            case UInt8(ascii: "/"):
+                throw fail("comments are not allowed in JSON")
+            case UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: ","):
+                throw fail(
+                    stack.isEmpty ? "unexpected \(describe(bytes[index]))" : "unexpected \(describe(bytes[index])): a value is missing (trailing comma?)")
+            default:
+                throw fail("unexpected \(describe(bytes[index]))")
+            }
+
+            // Attach the completed value to its container; close containers as they end.
+            while true {
+                guard var frame = stack.popLast() else { return completed }
+                skipWhitespace()
+                switch frame {
+                case .array(let start, var elements):
+                    elements.append(completed)
+                    if peek(UInt8(ascii: ",")) {
+                        index += 1
+                        stack.append(.array(start: start, elements: elements))
+                    } else if peek(UInt8(ascii: "]")) {
+                        index += 1
+                        completed = JSONNode(.array(elements), at: start)
+                        continue
+                    } else {
+                        throw fail(index < bytes.count ? "expected ',' or ']' in array, found \(describe(bytes[index]))" : "unterminated array (opened at \(start))")
+                    }
+                case .object(let start, var members, let key, let keyLocation):
+                    members.append(JSONMember(key: key!, keyLocation: keyLocation!, value: completed))
+                    if peek(UInt8(ascii: ",")) {
+                        index += 1
+                        skipWhitespace()
+                        let (nextKey, nextLocation) = try memberKey()
+                        frame = .object(start: start, members: members, key: nextKey, keyLocation: nextLocation)
+                        stack.append(frame)
+                    } else if peek(UInt8(ascii: "}")) {
+                        index += 1
+                        completed = JSONNode(.object(members), at: start)
+                        continue
+                    } else {
+                        throw fail(index < bytes.count ? "expected ',' or '}' in object, found \(describe(bytes[index]))" : "unterminated object (opened at \(start))")
+                    }
+                }
+                break
+            }
+        }
+    }
+
+    /// `"key"` then `:`.
+    mutating func memberKey() throws -> (String, TextPosition) {
+        let keyLocation = location
+        guard peek(UInt8(ascii: "\"")) else {
+            if peek(UInt8(ascii: "}")) { throw fail("unexpected '}': a member is missing (trailing comma?)") }
+            throw fail(index < bytes.count ? "expected a string key, found \(describe(bytes[index]))" : "unexpected end of input")
+        }
+        let key = try string()
+        skipWhitespace()
+        guard peek(UInt8(ascii: ":")) else { throw fail("expected ':' after the key \"\(key)\"") }
+        index += 1
+        return (key, keyLocation)
+    }
+
+    mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0D: index += 1
+            case 0x0A:
+                index += 1
+                line += 1
+                lineStart = index
+            default: return
+            }
+        }
+    }
+
+    func peek(_ byte: UInt8) -> Bool { index < bytes.count && bytes[index] == byte }
+
+    mutating func literal(_ word: StaticString) throws {
+        let start = location
+        let expected = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+        guard bytes.count - index >= expected.count, zip(bytes[index...], expected).allSatisfy({ $0 == $1 }) else {
+            throw fail("invalid literal (expected \(word))", at: start)
+        }
+        index += expected.count
+    }
+
+    mutating func number() throws -> String {
+        let start = index
+        let startLocation = location
+        func digits() -> Int {
+            let first = index
+            while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
+            return index - first
+        }
+        if peek(UInt8(ascii: "-")) { index += 1 }
+        if peek(UInt8(ascii: "0")) {
+            index += 1
+            if index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
+                throw fail("numbers may not have leading zeros", at: startLocation)
+            }
+        } else if digits() == 0 {
+            throw fail("invalid number", at: startLocation)
+        }
+        if peek(UInt8(ascii: ".")) {
+            index += 1
+            guard digits() > 0 else { throw fail("invalid number: digits must follow '.'", at: startLocation) }
+        }
+        if peek(UInt8(ascii: "e")) || peek(UInt8(ascii: "E")) {
+            index += 1
+            if peek(UInt8(ascii: "+")) || peek(UInt8(ascii: "-")) { index += 1 }
+            guard digits() > 0 else { throw fail("invalid number: digits must follow the exponent", at: startLocation) }
+        }
+        return String(decoding: bytes[start..<index], as: UTF8.self)
+    }
+
+    mutating func string() throws -> String {
+        let start = location
+        index += 1  // opening quote
+        var scalars = String.UnicodeScalarView()
+        var runStart = index
+        func flush(_ end: Int) {
+            if end > runStart { scalars.append(contentsOf: String(decoding: bytes[runStart..<end], as: UTF8.self).unicodeScalars) }
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                flush(index)
+                index += 1
+                return String(scalars)
+            case UInt8(ascii: "\\"):
+                flush(index)
+                let escapeStart = location
+                index += 1
+                scalars.append(try escape(startingAt: escapeStart))
+                runStart = index
+            case 0x00..<0x20:
+                throw fail("control character \(describe(byte)) in a string: escape it")
+            default:
+                index += 1
+            }
+        }
+        throw fail("unterminated string (opened at \(start))", at: start)
+    }
+
+    /// Reads an escape after its backslash; errors point at the backslash.
+    mutating func escape(startingAt start: TextPosition) throws -> Unicode.Scalar {
+        guard index < bytes.count else { throw fail("unterminated escape", at: start) }
+        let byte = bytes[index]
+        index += 1
+        switch byte {
+        case UInt8(ascii: "\""): return "\""
+        case UInt8(ascii: "\\"): return "\\"
+        case UInt8(ascii: "/"): return "/"
+        case UInt8(ascii: "b"): return "\u{08}"
+        case UInt8(ascii: "f"): return "\u{0C}"
+        case UInt8(ascii: "n"): return "\n"
+        case UInt8(ascii: "r"): return "\r"
+        case UInt8(ascii: "t"): return "\t"
+        case UInt8(ascii: "u"):
+            let high = try hex4()
+            if (0xD800..<0xDC00).contains(high) {
+                guard bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                    throw fail("unpaired UTF-16 surrogate \\u\(String(high, radix: 16))", at: start)
+                }
+                index += 2
+                let low = try hex4()
+                guard (0xDC00..<0xE000).contains(low) else { throw fail("unpaired UTF-16 surrogate \\u\(String(high, radix: 16))", at: start) }
+                return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))!
+            }
+            guard let scalar = Unicode.Scalar(high) else { throw fail("unpaired UTF-16 surrogate \\u\(String(high, radix: 16))", at: start) }
+            return scalar
+        default:
+            throw fail("invalid escape \\\(describe(byte))", at: start)
+        }
+    }
+
+    mutating func hex4() throws -> UInt32 {
+        guard bytes.count - index >= 4 else { throw fail("\\u needs four hex digits") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - 0x30)
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - 0x61 + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - 0x41 + 10)
+            default: throw fail("\\u needs four hex digits")
+            }
+            value = value * 16 + digit
+            index += 1
+        }
+        return value
+    }
+
+    func describe(_ byte: UInt8) -> String {
+        if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        return String(format: "byte 0x%02X", byte)
+    }
+}
