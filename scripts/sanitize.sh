@@ -28,7 +28,7 @@ check() {  # check EXPECTED_STATUS ARGS...: runs aasa under memcheck
     local expected=$1; shift
     local log="$work/valgrind.log"
     set +e
-    valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+    valgrind --quiet --error-exitcode=99 --suppressions=scripts/valgrind.supp --leak-check=full --errors-for-leak-kinds=definite,indirect \
         --show-leak-kinds=definite,indirect --log-file="$log" "$aasa" "$@" >/dev/null 2>"$work/stderr"
     local status=$?
     set -e
@@ -42,7 +42,7 @@ check() {  # check EXPECTED_STATUS ARGS...: runs aasa under memcheck
 }
 check 0 sign examples/apple-app-site-association.json -o "$work/out.der" --key $certs/leaf-rsa.key --cert $certs/leaf-rsa.pem --chain $certs/chain.pem
 check 0 sign examples/apple-app-site-association.json -o "$work/out.pem" --pkcs12 $certs/leaf-rsa.p12 --passphrase-file $certs/passphrase.txt --outform pem
-check 0 sign examples/apple-app-site-association.json -o "$work/out-ec.der" --key $certs/leaf-ec.key --cert $certs/leaf-ec.pem
+check 0 sign examples/apple-app-site-association.json -o "$work/out-ec.der" --key $certs/leaf-ec.key --cert $certs/leaf-ec.pem --chain $certs/chain.pem
 check 2 sign examples/apple-app-site-association.json -o "$work/never" --key $certs/leaf-rsa.enc.key --cert $certs/leaf-rsa.pem
 check 2 sign examples/apple-app-site-association.json -o "$work/never" --key $certs/leaf-ec.key --cert $certs/leaf-rsa.pem
 check 0 verify "$example" --ca-file $certs/ca-bundle.pem --no-system-roots --domain example.com
