@@ -1,0 +1,77 @@
+/// Where a value sits in a JSON document, as keys and indices: `applinks.details[0].components[2]./`.
+public struct JSONPath: Hashable, Sendable, Codable, CustomStringConvertible, ExpressibleByStringLiteral {
+    public enum Component: Hashable, Sendable {
+        case key(String)
+        case index(Int)
+    }
+
+    public var components: [Component]
+
+    public init(_ components: [Component] = []) {
+        self.components = components
+    }
+
+    /// A path of keys only, e.g. `"applinks"`.
+    public init(stringLiteral value: String) {
+        self.components = value.isEmpty ? [] : [.key(value)]
+    }
+
+    /// This path, one key deeper.
+    public func appending(_ key: String) -> JSONPath { JSONPath(components + [.key(key)]) }
+
+    /// This path, one index deeper.
+    public func appending(_ index: Int) -> JSONPath { JSONPath(components + [.index(index)]) }
+
+    /// Keys joined by ".", indices as "[n]"; the root is "$".
+    public var description: String {
+        guard !components.isEmpty else { return "$" }
+        var text = ""
+        for component in components {
+            switch component {
+            case .key(let key): text += text.isEmpty ? key : ".\(key)"
+            case .index(let index): text += "[\(index)]"
+            }
+        }
+        return text
+    }
+
+    public init(from decoder: any Decoder) throws {
+        // Decoding is not needed for any output; keep the path as one key.
+        self.components = [.key(try decoder.singleValueContainer().decode(String.self))]
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}
+
+/// A value read from the document, with where it was.
+public struct Located<Value: Sendable & Hashable>: Sendable, Hashable {
+    public var value: Value
+    public var path: JSONPath
+    public var position: TextPosition
+
+    public init(_ value: Value, path: JSONPath, position: TextPosition) {
+        self.value = value
+        self.path = path
+        self.position = position
+    }
+}
+
+/// A known key whose value has the wrong JSON type (the `wrong-type` rule).
+public struct TypeMismatch: Sendable, Hashable {
+    public var path: JSONPath
+    public var position: TextPosition
+    /// What the format requires: "array of strings", "boolean", …
+    public var expected: String
+    /// What the file has: "string", "number", …
+    public var found: String
+}
+
+/// A key the format does not define (kept, reported, never fatal).
+public struct UnknownKey: Sendable, Hashable {
+    public var path: JSONPath
+    public var position: TextPosition
+    public var key: String
+}

@@ -1,0 +1,111 @@
+/// The identifier of a lint rule. These strings are a public contract (docs/rules.md): a rule
+/// keeps its ID for ever; new rules get new IDs.
+public struct RuleID: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible, ExpressibleByStringLiteral {
+    public let rawValue: String
+
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(stringLiteral value: String) { self.rawValue = value }
+
+    public var description: String { rawValue }
+
+    /// The rule's default severity.
+    public var severity: Severity { RuleCatalogue.entries[self]?.severity ?? .warning }
+
+    /// A one-line summary of when the rule fires.
+    public var summary: String { RuleCatalogue.entries[self]?.summary ?? "" }
+
+    // MARK: File
+    public static let invalidJSON: RuleID = "invalid-json"
+    public static let rootNotObject: RuleID = "root-not-object"
+    public static let byteOrderMark: RuleID = "byte-order-mark"
+    public static let fileTooLarge: RuleID = "file-too-large"
+    public static let signedFile: RuleID = "signed-file"
+    public static let noKnownService: RuleID = "no-known-service"
+    public static let unknownTopLevelKey: RuleID = "unknown-top-level-key"
+    public static let unknownKey: RuleID = "unknown-key"
+    public static let wrongType: RuleID = "wrong-type"
+    // MARK: applinks structure
+    public static let emptyDetails: RuleID = "empty-details"
+    public static let legacyAppsKey: RuleID = "legacy-apps-key"
+    public static let appsNotEmpty: RuleID = "apps-not-empty"
+    public static let legacyDetailsDictionary: RuleID = "legacy-details-dictionary"
+    public static let legacyPaths: RuleID = "legacy-paths"
+    public static let pathsIgnoredWithComponents: RuleID = "paths-ignored-with-components"
+    public static let legacyAppID: RuleID = "legacy-appid"
+    public static let appIDAndAppIDs: RuleID = "appid-and-appids"
+    public static let notPrefixInComponents: RuleID = "not-prefix-in-components"
+    // MARK: App identifiers
+    public static let missingAppID: RuleID = "missing-appid"
+    public static let emptyAppID: RuleID = "empty-appid"
+    public static let appIDWithoutBundle: RuleID = "appid-without-bundle"
+    public static let appIDPrefixFormat: RuleID = "appid-prefix-format"
+    public static let duplicateAppID: RuleID = "duplicate-appid"
+    // MARK: Rules
+    public static let noRules: RuleID = "no-rules"
+    public static let catchAllRule: RuleID = "catch-all-rule"
+    public static let unreachableRule: RuleID = "unreachable-rule"
+    public static let unknownComponentKey: RuleID = "unknown-component-key"
+    public static let queryValueNotString: RuleID = "query-value-not-string"
+    public static let patternInDefaults: RuleID = "pattern-in-defaults"
+    // MARK: Substitution variables
+    public static let invalidVariableName: RuleID = "invalid-variable-name"
+    public static let nestedVariable: RuleID = "nested-variable"
+    public static let undefinedVariable: RuleID = "undefined-variable"
+    public static let emptyVariable: RuleID = "empty-variable"
+    public static let variableShadowsBuiltin: RuleID = "variable-shadows-builtin"
+    public static let unterminatedVariable: RuleID = "unterminated-variable"
+    public static let emptyVariableValue: RuleID = "empty-variable-value"
+}
+
+/// Every rule with its severity and summary: the source for `docs/rules.md`, SARIF rule
+/// metadata, and `aasa lint --list-rules`.
+public enum RuleCatalogue {
+    public struct Entry: Sendable {
+        public let id: RuleID
+        public let severity: Severity
+        public let summary: String
+    }
+
+    /// In documentation order.
+    public static let all: [Entry] = [
+        Entry(id: .invalidJSON, severity: .error, summary: "The file is not valid JSON (comments and trailing commas included)."),
+        Entry(id: .rootNotObject, severity: .error, summary: "The top level is not an object."),
+        Entry(id: .byteOrderMark, severity: .warning, summary: "The file starts with a UTF-8 byte-order mark (U+FEFF)."),
+        Entry(id: .fileTooLarge, severity: .error, summary: "The file is over 128 KB (131,072 bytes) uncompressed, signed or not."),
+        Entry(id: .signedFile, severity: .deprecation, summary: "The file is PKCS#7 SignedData; only iOS 8 and plain-HTTP serving ever needed that."),
+        Entry(id: .noKnownService, severity: .warning, summary: "None of applinks, webcredentials, appclips, activitycontinuation is present."),
+        Entry(id: .unknownTopLevelKey, severity: .info, summary: "A top-level key other than the four services."),
+        Entry(id: .unknownKey, severity: .info, summary: "A key the format does not define, below the top level (outside components)."),
+        Entry(id: .wrongType, severity: .error, summary: "A known field has the wrong JSON type."),
+        Entry(id: .emptyDetails, severity: .warning, summary: "applinks.details is empty."),
+        Entry(id: .legacyAppsKey, severity: .deprecation, summary: "applinks.apps is present (only iOS 12 and earlier need it)."),
+        Entry(id: .appsNotEmpty, severity: .error, summary: "applinks.apps is a non-empty array."),
+        Entry(id: .legacyDetailsDictionary, severity: .deprecation, summary: "details is an object keyed by app ID."),
+        Entry(id: .legacyPaths, severity: .deprecation, summary: "An entry has paths and no components."),
+        Entry(id: .pathsIgnoredWithComponents, severity: .warning, summary: "An entry has both paths and components (iOS 13+ ignores paths)."),
+        Entry(id: .legacyAppID, severity: .deprecation, summary: "An entry has appID and no appIDs."),
+        Entry(id: .appIDAndAppIDs, severity: .warning, summary: "An entry has both appID and appIDs."),
+        Entry(id: .notPrefixInComponents, severity: .error, summary: "A components \"/\" pattern starts with \"NOT \" (literal text there; use exclude)."),
+        Entry(id: .missingAppID, severity: .error, summary: "An entry has neither appID nor appIDs."),
+        Entry(id: .emptyAppID, severity: .error, summary: "An empty app identifier."),
+        Entry(id: .appIDWithoutBundle, severity: .warning, summary: "An app identifier without a \".\"."),
+        Entry(id: .appIDPrefixFormat, severity: .warning, summary: "The part before the first \".\" is not exactly 10 ASCII letters or digits (any service)."),
+        Entry(id: .duplicateAppID, severity: .warning, summary: "The same app identifier twice (across entries or inside one appIDs)."),
+        Entry(id: .noRules, severity: .warning, summary: "An entry has neither components nor paths."),
+        Entry(id: .catchAllRule, severity: .warning, summary: "A components rule that matches every URL; a legacy \"*\" path is exempt."),
+        Entry(id: .unreachableRule, severity: .warning, summary: "A rule after a catch-all in the same entry."),
+        Entry(id: .unknownComponentKey, severity: .warning, summary: "A components key other than / ? # exclude comment caseSensitive percentEncoded."),
+        Entry(id: .queryValueNotString, severity: .error, summary: "A \"?\" dictionary value is not a string (iOS then ignores the whole dictionary)."),
+        Entry(id: .patternInDefaults, severity: .info, summary: "defaults holds /, ?, # or exclude."),
+        Entry(id: .invalidVariableName, severity: .error, summary: "A substitution variable name contains $, ( or )."),
+        Entry(id: .nestedVariable, severity: .error, summary: "A variable's value contains $(."),
+        Entry(id: .undefinedVariable, severity: .error, summary: "A pattern uses $(name) that is neither defined nor built in."),
+        Entry(id: .emptyVariable, severity: .warning, summary: "A variable with an empty list."),
+        Entry(id: .variableShadowsBuiltin, severity: .warning, summary: "A custom variable named like a built-in one."),
+        Entry(id: .unterminatedVariable, severity: .error, summary: "$( without )."),
+        Entry(id: .emptyVariableValue, severity: .warning, summary: "\"\" among a variable's values."),
+    ]
+
+    /// Entries by ID.
+    public static let entries: [RuleID: Entry] = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0) })
+}
