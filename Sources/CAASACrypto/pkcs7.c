@@ -193,32 +193,40 @@ static caasa_status caasa_verify_failure_from(const unsigned long *codes, int co
 }
 
 /// Classifies the failure on this thread's error queue and leaves the queue as it was (the
-/// entries are popped, classified, and raised again with copies of their texts).
+/// entries are popped, classified, and raised again). Every string of an entry is copied first:
+/// OpenSSL 3 owns heap copies of the text, file and function names in each queue slot and
+/// frees or reuses them when an entry is raised again.
 static caasa_status caasa_verify_failure(void) {
     enum { MAX_ENTRIES = 16 };
+    struct {
+        unsigned long code;
+        int line;
+        char file[192];
+        char func[96];
+        char text[256];
+    } entries[MAX_ENTRIES];
     unsigned long codes[MAX_ENTRIES];
-    const char *file[MAX_ENTRIES], *func[MAX_ENTRIES];
-    int line[MAX_ENTRIES];
-    char text[MAX_ENTRIES][256];
     int count = 0;
-    const char *data = NULL;
-    int flags = 0;
+    const char *file = NULL, *func = NULL, *data = NULL;
+    int line = 0, flags = 0;
     unsigned long err;
-    while (count < MAX_ENTRIES
-           && (err = ERR_get_error_all(&file[count], &line[count], &func[count], &data, &flags)) != 0) {
-        // Copy now: the queue reuses its text buffers when entries are raised again.
-        caasa_copy_string(text[count], sizeof text[count], (flags & ERR_TXT_STRING) ? data : "");
+    while (count < MAX_ENTRIES && (err = ERR_get_error_all(&file, &line, &func, &data, &flags)) != 0) {
+        entries[count].code = err;
+        entries[count].line = line;
+        caasa_copy_string(entries[count].file, sizeof entries[count].file, file);
+        caasa_copy_string(entries[count].func, sizeof entries[count].func, func);
+        caasa_copy_string(entries[count].text, sizeof entries[count].text, (flags & ERR_TXT_STRING) ? data : "");
         codes[count++] = err;
     }
     ERR_clear_error();
     caasa_status status = caasa_verify_failure_from(codes, count);
     for (int i = 0; i < count; i++) {
         ERR_new();
-        ERR_set_debug(file[i], line[i], func[i]);
-        if (text[i][0] != '\0')
-            ERR_set_error(ERR_GET_LIB(codes[i]), ERR_GET_REASON(codes[i]), "%s", text[i]);
+        ERR_set_debug(entries[i].file, entries[i].line, entries[i].func);
+        if (entries[i].text[0] != '\0')
+            ERR_set_error(ERR_GET_LIB(entries[i].code), ERR_GET_REASON(entries[i].code), "%s", entries[i].text);
         else
-            ERR_set_error(ERR_GET_LIB(codes[i]), ERR_GET_REASON(codes[i]), NULL);
+            ERR_set_error(ERR_GET_LIB(entries[i].code), ERR_GET_REASON(entries[i].code), NULL);
     }
     return status;
 }
