@@ -20,12 +20,15 @@ public struct RuleID: RawRepresentable, Hashable, Sendable, Codable, CustomStrin
     public static let byteOrderMark: RuleID = "byte-order-mark"
     public static let fileTooLarge: RuleID = "file-too-large"
     public static let signedFile: RuleID = "signed-file"
+    public static let unreadableSignedFile: RuleID = "unreadable-signed-file"
     public static let noKnownService: RuleID = "no-known-service"
     public static let unknownTopLevelKey: RuleID = "unknown-top-level-key"
     public static let unknownKey: RuleID = "unknown-key"
     public static let wrongType: RuleID = "wrong-type"
+    public static let duplicateKey: RuleID = "duplicate-key"
     // MARK: applinks structure
     public static let emptyDetails: RuleID = "empty-details"
+    public static let missingDetails: RuleID = "missing-details"
     public static let legacyAppsKey: RuleID = "legacy-apps-key"
     public static let appsNotEmpty: RuleID = "apps-not-empty"
     public static let legacyDetailsDictionary: RuleID = "legacy-details-dictionary"
@@ -73,11 +76,14 @@ public enum RuleCatalogue {
         Entry(id: .byteOrderMark, severity: .warning, summary: "The file starts with a UTF-8 byte-order mark (U+FEFF)."),
         Entry(id: .fileTooLarge, severity: .error, summary: "The file is over 128 KB (131,072 bytes) uncompressed, signed or not."),
         Entry(id: .signedFile, severity: .deprecation, summary: "The file is PKCS#7 SignedData; only iOS 8 and plain-HTTP serving ever needed that."),
+        Entry(id: .unreadableSignedFile, severity: .error, summary: "PKCS#7 whose JSON cannot be read: damaged, detached, not SignedData, or content that is not JSON."),
         Entry(id: .noKnownService, severity: .warning, summary: "None of applinks, webcredentials, appclips, activitycontinuation is present."),
         Entry(id: .unknownTopLevelKey, severity: .info, summary: "A top-level key other than the four services."),
         Entry(id: .unknownKey, severity: .info, summary: "A key the format does not define, below the top level (outside components)."),
         Entry(id: .wrongType, severity: .error, summary: "A known field has the wrong JSON type."),
+        Entry(id: .duplicateKey, severity: .warning, summary: "The same key twice in one JSON object (only one of the values is used)."),
         Entry(id: .emptyDetails, severity: .warning, summary: "applinks.details is empty."),
+        Entry(id: .missingDetails, severity: .error, summary: "applinks has no details key."),
         Entry(id: .legacyAppsKey, severity: .deprecation, summary: "applinks.apps is present (only iOS 12 and earlier need it)."),
         Entry(id: .appsNotEmpty, severity: .error, summary: "applinks.apps is a non-empty array."),
         Entry(id: .legacyDetailsDictionary, severity: .deprecation, summary: "details is an object keyed by app ID."),
