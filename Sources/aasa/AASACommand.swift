@@ -6,14 +6,14 @@ import ArgumentParser
 struct AASACommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "aasa",
-        abstract: "Sign, verify, inspect and extract signed apple-app-site-association files.",
+        abstract: "Check, lint, match, sign, verify and extract apple-app-site-association files, signed or plain.",
         discussion: """
             Exit status: 0 success or valid; 1 the check failed (invalid, untrusted, refused); \
             2 an input could not be read or is not what the command needs; 64 usage error. \
             See docs/exit-codes.md.
             """,
         version: AASAVersion.current,
-        subcommands: [Verify.self, Extract.self, Detect.self, Inspect.self, Sign.self]
+        subcommands: [Check.self, Lint.self, Match.self, Verify.self, Extract.self, Detect.self, Inspect.self, Sign.self]
     )
 }
 

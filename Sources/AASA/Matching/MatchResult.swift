@@ -18,6 +18,20 @@ public struct URLMatchResult: Sendable, Codable, Hashable {
         self.apps = apps
         self.error = error
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case url, appID, excluded, apps, error
+    }
+
+    /// `appID` is written as an explicit `null` when no app matches; `error` only when set.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(url, forKey: .url)
+        try container.encode(appID, forKey: .appID)
+        try container.encode(excluded, forKey: .excluded)
+        try container.encode(apps, forKey: .apps)
+        try container.encodeIfPresent(error, forKey: .error)
+    }
 }
 
 /// One app's verdict for a URL.

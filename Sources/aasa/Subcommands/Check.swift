@@ -1,0 +1,109 @@
+import AASA
+import ArgumentParser
+import Foundation
+
+extension AASACommand {
+    struct Check: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "The full report for one AASA file: what is legacy, who still needs it, and what to do next.",
+            discussion: """
+                Detects the file, verifies it when signed (trust options as in verify), extracts and lints \
+                its JSON, and compares it with Apple's current guidance: unsigned JSON served as \
+                application/json at /.well-known/apple-app-site-association over HTTPS with no redirect, \
+                at most 128 KB, with appIDs and components.
+
+                Exit status: 0 nothing at or above --fail-on (default error), 1 findings at that level \
+                (a signature that does not verify is an error), 2 unreadable input, 64 usage error.
+                """
+        )
+
+        @Argument(help: ArgumentHelp("The AASA file ('-' for standard input).", valueName: "file"))
+        var file: String
+
+        @OptionGroup(title: "Trust (for signed files)")
+        var trust: TrustOptions
+
+        @Option(name: .customLong("fail-on"), help: "Exit 1 on findings at or above: error (default), warning, deprecation.")
+        var failOn: Severity = .error
+
+        @Option(help: "Output format: text or json.")
+        var format: OutputFormat = .text
+
+        struct Document: Encodable {
+            var path: String
+            var report: DeprecationReport
+        }
+
+        func run() throws {
+            try reportingFailures(path: file) {
+                let data = try InputFile.read(file)
+                let lint = Linter.lint(data)
+                let verification = lint.kind.isSigned ? try trust.makeVerifier().verify(data) : nil
+                let report = DeprecationReport(lint: lint, verification: verification)
+                switch format {
+                case .json: try JSONOutput.print(Document(path: file, report: report))
+                case .text: printOut(text(report))
+                }
+                if report.diagnostics.contains(where: { $0.severity >= failOn }) { throw ExitStatus.checkFailed }
+            }
+        }
+
+        private func text(_ report: DeprecationReport) -> String {
+            let verdicts: [DeprecationReport.Verdict: String] = [
+                .current: "current: follows Apple's current guidance",
+                .legacy: "legacy: works, with parts to retire",
+                .broken: "broken: iOS rejects or ignores all or part of it",
+            ]
+            var lines = ["\(Diagnostics.displayName(file)): \(verdicts[report.verdict] ?? report.verdict.rawValue)"]
+            lines.append("  kind: \(report.kind.rawValue)")
+            if let signature = report.signature {
+                lines.append("  signature: \(signature.verdict)" + (signature.reason.map { " (\($0))" } ?? ""))
+                if let signer = signature.signer { lines.append("  signer: \(signer)") }
+            }
+            let legacy = report.items.filter { $0.severity == .deprecation }
+            let problems = report.items.filter { $0.severity != .deprecation }
+            for (title, items) in [("Problems", problems), ("Legacy parts", legacy)] where !items.isEmpty {
+                lines.append("")
+                lines.append("\(title):")
+                // One block per rule, with every place it applies.
+                var order: [RuleID] = []
+                var byRule: [RuleID: [DeprecationReport.Item]] = [:]
+                for item in items {
+                    if byRule[item.rule] == nil { order.append(item.rule) }
+                    byRule[item.rule, default: []].append(item)
+                }
+                for rule in order {
+                    let group = byRule[rule] ?? []
+                    let first = group[0]
+                    let places = group.map(\.location).filter { $0 != "$" }
+                    var head = "  - [\(rule.rawValue)] \(first.title)"
+                    if places.count == 1 {
+                        head += " (at \(places[0]))"
+                    } else if places.count > 1 {
+                        head += " (\(places.count) places: \(places.prefix(3).joined(separator: ", "))\(places.count > 3 ? ", …" : ""))"
+                    }
+                    lines.append(head)
+                    lines.append("      who needs it: \(first.neededBy)")
+                    lines.append("      next step:    \(first.nextStep)")
+                }
+            }
+            lines.append("")
+            lines.append("Apple's current guidance:")
+            for point in report.guidance {
+                let mark: String
+                switch point.status {
+                case .met: mark = "[ok]  "
+                case .notMet: mark = "[no]  "
+                case .notCheckable: mark = "[n/a] "
+                }
+                lines.append("  \(mark)\(point.guidance)" + (point.detail.map { ": \($0)" } ?? ""))
+            }
+            var counts: [Severity: Int] = [:]
+            for diagnostic in report.diagnostics { counts[diagnostic.severity, default: 0] += 1 }
+            let summary = Severity.allCases.reversed().map { "\(counts[$0] ?? 0) \($0.rawValue)" }.joined(separator: ", ")
+            lines.append("")
+            lines.append("Findings: \(summary) (all of them: aasa lint \(file == "-" ? "-" : file))")
+            return lines.joined(separator: "\n")
+        }
+    }
+}
