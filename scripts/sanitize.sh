@@ -55,6 +55,11 @@ check 1 extract "$example" -o "$work/never.json"
 check 0 detect "$example" "$work/out.pem" "$work/garbage" ../shared/corpus/real-signed/Handbid_Handbid-WordPress_aasa-smime-format.p7m
 check 0 inspect "$example" --format json
 check 2 inspect "$work/garbage"
+check 0 lint examples/apple-app-site-association.json ../shared/corpus/real-signed/Handbid_Handbid-WordPress_aasa-smime-format.p7m --format sarif
+check 1 lint "$work/garbage" --format json
+check 0 check "$example" --ca-file $certs/ca-bundle.pem --no-system-roots --format json
+check 1 check ../shared/corpus/real-signed/artsy_artsy-eigen-web-association_aasa-20150915-a.p7m
+check 1 match "$example" https://example.com/help/faq /account/x http:// --explain --format json
 [ ! -e "$work/never" ] && [ ! -e "$work/never.json" ] || { echo "a failed command left an output file" >&2; failures=$((failures + 1)); }
 if [ "$failures" -ne 0 ]; then
     echo "sanitize: $failures valgrind check(s) failed" >&2
