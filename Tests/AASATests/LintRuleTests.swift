@@ -460,7 +460,7 @@ struct LintRuleTests {
         #expect(messages["appLinks"]?.contains("did you mean \"applinks\"? Case matters") == true)
         #expect(messages["applinks.details[0].appIds"]?.contains("did you mean \"appIDs\"?") == true)
         #expect(messages["applinks.details[0].components[0].path"]?.contains("did you mean \"/\"?") == true)
-        #expect(messages["applinks.details[0].components[0].exclude "]?.contains("did you mean \"exclude\"?") == true)
+        #expect(messages["applinks.details[0].components[0][\"exclude \"]"]?.contains("did you mean \"exclude\"?") == true)
         // Component keys are unknown-component-key, never unknown-key as well.
         #expect(
             !report.diagnostics.contains {
@@ -487,7 +487,7 @@ struct LintRuleTests {
         #expect(rules.filter { $0 == .legacyPaths }.count == 2)
         #expect(
             report.diagnostics.first { $0.rule == .legacyPaths }?.location.path.description
-                == "applinks.details.ABCDE12345.com.example.app.paths")
+                == "applinks.details[\"ABCDE12345.com.example.app\"].paths")
     }
 
     @Test("a legacy \"*\" path is not a catch-all, but paths after it are unreachable")

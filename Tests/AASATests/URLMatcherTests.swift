@@ -429,8 +429,8 @@ struct URLMatcherTests {
         #expect(y.apps.map(\.verdict) == [.exclude, .match])
         #expect(y.appID == "B.app")
         #expect(y.excluded == false)
-        #expect(y.apps[0].explanation?.entry == "applinks.details.A.app")
-        #expect(y.apps[0].explanation?.rule == "applinks.details.A.app.paths[1]")
+        #expect(y.apps[0].explanation?.entry == "applinks.details[\"A.app\"]")
+        #expect(y.apps[0].explanation?.rule == "applinks.details[\"A.app\"].paths[1]")
     }
 
     // MARK: Several apps

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where a value sits in a JSON document, as keys and indices: `applinks.details[0].components[2]./`.
 public struct JSONPath: Hashable, Sendable, Codable, CustomStringConvertible, ExpressibleByStringLiteral {
     public enum Component: Hashable, Sendable {
@@ -22,17 +24,27 @@ public struct JSONPath: Hashable, Sendable, Codable, CustomStringConvertible, Ex
     /// This path, one index deeper.
     public func appending(_ index: Int) -> JSONPath { JSONPath(components + [.index(index)]) }
 
-    /// Keys joined by ".", indices as "[n]"; the root is "$".
+    /// Keys joined by ".", indices as "[n]"; the root is "$". A key that holds ".", "[", "]",
+    /// a quote or white space, or is empty, is written `["key"]` so the path reads back
+    /// unambiguously (`applinks.details["ABCDE12345.com.example.app"].paths`); the pattern keys
+    /// `/`, `?` and `#` stay bare (`components[2]./`).
     public var description: String {
         guard !components.isEmpty else { return "$" }
         var text = ""
         for component in components {
             switch component {
+            case .key(let key) where Self.needsQuoting(key):
+                let escaped = key.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                text += "[\"\(escaped)\"]"
             case .key(let key): text += text.isEmpty ? key : ".\(key)"
             case .index(let index): text += "[\(index)]"
             }
         }
         return text
+    }
+
+    private static func needsQuoting(_ key: String) -> Bool {
+        key.isEmpty || key.contains { $0 == "." || $0 == "[" || $0 == "]" || $0 == "\"" || $0 == "\\" || $0.isWhitespace }
     }
 
     public init(from decoder: any Decoder) throws {
