@@ -166,7 +166,7 @@ struct LintCorpusTests {
         #expect(report.count(.legacyDetailsDictionary) == 1)
         #expect(!report.rules.contains(.legacyAppID))
         #expect(!report.rules.contains(.missingAppID))
-        #expect(report.paths(.legacyPaths) == ["applinks.details.QA8AV789YN.jp.hajimenakamura.blog.handoff.paths"])
+        #expect(report.paths(.legacyPaths) == ["applinks.details[\"QA8AV789YN.jp.hajimenakamura.blog.handoff\"].paths"])
     }
 
     @Test("escrichov: app IDs without a bundle ID")

@@ -1,0 +1,551 @@
+import Foundation
+import Testing
+
+/// Fixtures shared by the lint, check and match tests.
+enum LintFixture {
+    /// Invalid JSON: a trailing comma. `invalid-json` at 1:8.
+    static let invalidJSON = Data(#"{"a":1,}"#.utf8)
+
+    /// Only a warning (`duplicate-appid` at 5:50) and an info (`unknown-key` at 7:9).
+    static let warnings = Data(
+        """
+        {
+          "applinks": {
+            "details": [
+              {
+                "appIDs": ["ABCDE12345.com.example.app", "ABCDE12345.com.example.app"],
+                "components": [{ "/": "/help/*" }],
+                "x-note": "hi"
+              }
+            ]
+          }
+        }
+
+        """.utf8)
+
+    /// Apple's current form: appIDs and components, no `apps`. No finding at all.
+    static let modern = Data(
+        """
+        {
+          "applinks": {
+            "details": [
+              {
+                "appIDs": ["ABCDE12345.com.example.app"],
+                "components": [
+                  { "/": "/help/*" },
+                  { "/": "/account/*", "exclude": true }
+                ]
+              }
+            ]
+          }
+        }
+
+        """.utf8)
+
+    /// The repository's example files.
+    static let examplePlain = CLI.repoRoot.appendingPathComponent("examples/apple-app-site-association.json").path
+    static let exampleSigned = CLI.repoRoot.appendingPathComponent("examples/apple-app-site-association.p7m").path
+
+    /// Signs `input` with the recipe of the brief: `openssl smime -sign -nodetach -noattr -outform DER`
+    /// with leaf-rsa and no chain (so the payload is CRLF-canonicalised, as real files are).
+    static func sign(_ input: URL, to output: URL) throws -> URL {
+        try Fixture.opensslSign(input, chain: nil, to: output)
+    }
+}
+
+/// One `aasa lint` text line, `PATH:LINE:COL: severity: [rule] message (at json.path)`, taken apart.
+struct LintLine: Equatable {
+    var path: String
+    var line: Int?
+    var column: Int?
+    var severity: String
+    var rule: String
+    var message: String
+    var jsonPath: String?
+}
+
+extension LintLine {
+    static var pattern: Regex<AnyRegexOutput> {
+        try! Regex(
+        #"^(.+?)(?::([0-9]+):([0-9]+))?: (info|deprecation|warning|error): \[([a-z0-9-]+)\] (.+?)(?: \(at ([^ ]+)\))?$"#)
+    }
+
+    init?(_ text: String) {
+        guard let match = try? Self.pattern.wholeMatch(in: text) else { return nil }
+        func group(_ index: Int) -> String? { match.output[index].substring.map(String.init) }
+        self.init(
+            path: group(1) ?? "", line: group(2).flatMap { Int($0) }, column: group(3).flatMap { Int($0) },
+            severity: group(4) ?? "", rule: group(5) ?? "", message: group(6) ?? "", jsonPath: group(7))
+    }
+
+    /// Every stdout line of a lint run, parsed; records an issue for a line that does not parse.
+    static func all(_ result: CLI.Result, sourceLocation: SourceLocation = #_sourceLocation) -> [LintLine] {
+        result.stdoutText.split(separator: "\n", omittingEmptySubsequences: false).dropLast().compactMap { raw in
+            let line = String(raw)
+            guard let parsed = LintLine(line) else {
+                Issue.record("not a lint line: \(line.debugDescription)", sourceLocation: sourceLocation)
+                return nil
+            }
+            return parsed
+        }
+    }
+}
+
+/// `aasa lint`: text lines, summary, exit statuses, filtering, JSON and SARIF output, signed files.
+@Suite("aasa lint")
+struct LintCommandTests {
+    private func lint(_ args: [String], stdin: Data? = nil) -> CLI.Result {
+        CLI.run(["lint"] + args, stdin: stdin)
+    }
+
+    // MARK: - Text output and exit status
+
+    @Test("invalid JSON: one [invalid-json] error at 1:8 on stdout, summary on stderr, exit 1")
+    func invalidJSON() throws {
+        try withTemporaryDirectory { dir in
+            let file = try Fixture.write(LintFixture.invalidJSON, to: dir, as: "bad.json")
+            let result = lint([file.path])
+            #expect(result.status == 1, "\(result)")
+            let lines = LintLine.all(result)
+            try #require(lines.count == 1, "\(result)")
+            #expect(lines[0].path == file.path)
+            #expect(lines[0].line == 1 && lines[0].column == 8, "\(lines[0])")
+            #expect(lines[0].severity == "error")
+            #expect(lines[0].rule == "invalid-json")
+            #expect(lines[0].jsonPath == nil, "the whole document has no (at …)")
+            #expect(result.stdoutText.hasPrefix("\(file.path):1:8: error: [invalid-json] "), "\(result)")
+            #expect(result.stderr == "1 error in 1 file\n", "\(result)")
+        }
+    }
+
+    @Test("warnings and info only: exit 0; with --strict exit 1; lines carry line, column and JSON path")
+    func warningsOnly() throws {
+        try withTemporaryDirectory { dir in
+            let file = try Fixture.write(LintFixture.warnings, to: dir, as: "warn.json")
+            let result = lint([file.path])
+            #expect(result.status == 0, "\(result)")
+            let lines = LintLine.all(result)
+            #expect(
+                lines.map { [$0.rule, $0.severity, "\($0.line ?? 0):\($0.column ?? 0)", $0.jsonPath ?? ""] } == [
+                    ["duplicate-appid", "warning", "5:50", "applinks.details[0].appIDs[1]"],
+                    ["unknown-key", "info", "7:9", "applinks.details[0].x-note"],
+                ], "\(result)")
+            #expect(result.stdoutText.hasPrefix("\(file.path):5:50: warning: [duplicate-appid] "))
+            #expect(result.stderr == "1 warning, 1 info in 1 file\n", "\(result)")
+
+            let strict = lint([file.path, "--strict"])
+            #expect(strict.status == 1, "\(strict)")
+            #expect(strict.stdout == result.stdout, "--strict changes the status, not the output")
+            #expect(strict.stderr == result.stderr)
+        }
+    }
+
+    @Test("deprecations only: exit 0 even with --strict (it fails on warnings and errors)")
+    func deprecationsOnly() {
+        let result = lint([LintFixture.examplePlain])
+        #expect(result.status == 0, "\(result)")
+        let lines = LintLine.all(result)
+        #expect(
+            lines.map { "\($0.rule)@\($0.line ?? 0):\($0.column ?? 0)" } == [
+                "legacy-apps-key@3:5", "legacy-appid@14:9", "legacy-paths@15:9",
+            ], "\(result)")
+        #expect(lines.allSatisfy { $0.severity == "deprecation" })
+        #expect(lines.map(\.jsonPath) == ["applinks.apps", "applinks.details[1].appID", "applinks.details[1].paths"])
+        #expect(result.stderr == "3 deprecations in 1 file\n", "\(result)")
+
+        let strict = lint([LintFixture.examplePlain, "--strict"])
+        #expect(strict.status == 0, "\(strict)")
+    }
+
+    @Test("a clean file: exit 0, nothing on stdout, no summary on stderr (also with --strict)")
+    func cleanFile() throws {
+        try withTemporaryDirectory { dir in
+            let file = try Fixture.write(LintFixture.modern, to: dir, as: "modern.json")
+            for extra in [[], ["--strict"]] {
+                let result = lint([file.path] + extra)
+                #expect(result.status == 0, "\(result)")
+                #expect(result.stdout.isEmpty, "\(result)")
+                #expect(result.stderr.isEmpty, "\(result)")
+            }
+        }
+    }
+
+    @Test("standard input is '-', shown as <stdin>")
+    func standardInput() {
+        let result = lint(["-"], stdin: LintFixture.invalidJSON)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdoutText.hasPrefix("<stdin>:1:8: error: [invalid-json] "), "\(result)")
+    }
+
+    @Test("a byte-order mark: a positionless warning first, columns not counting the mark")
+    func byteOrderMark() throws {
+        try withTemporaryDirectory { dir in
+            let file = try Fixture.write(Data([0xEF, 0xBB, 0xBF]) + LintFixture.invalidJSON, to: dir, as: "bom.json")
+            let result = lint([file.path])
+            #expect(result.status == 1, "\(result)")
+            let lines = LintLine.all(result)
+            #expect(lines.map(\.rule) == ["byte-order-mark", "invalid-json"], "\(result)")
+            #expect(lines.first?.line == nil)
+            #expect(result.stdoutText.hasPrefix("\(file.path): warning: [byte-order-mark] "), "\(result)")
+            #expect(lines.last?.line == 1 && lines.last?.column == 8)
+            #expect(result.stderr == "1 error, 1 warning in 1 file\n", "\(result)")
+        }
+    }
+
+    // MARK: - --min-severity
+
+    /// The filter hides findings from every output (text, summary, JSON) but the exit status is
+    /// computed from every finding: `Lint.fails` looks at the unfiltered report.
+    @Test("--min-severity hides lower findings, but the exit status still counts every finding")
+    func minSeverity() throws {
+        try withTemporaryDirectory { dir in
+            let warn = try Fixture.write(LintFixture.warnings, to: dir, as: "warn.json")
+            let bad = try Fixture.write(LintFixture.invalidJSON, to: dir, as: "bad.json")
+
+            let warning = lint([warn.path, "--min-severity", "warning"])
+            #expect(warning.status == 0, "\(warning)")
+            #expect(LintLine.all(warning).map(\.rule) == ["duplicate-appid"], "\(warning)")
+            #expect(warning.stderr == "1 warning in 1 file\n", "the summary counts shown findings: \(warning)")
+
+            // Deprecations are hidden by --min-severity warning.
+            let legacy = lint([LintFixture.examplePlain, "--min-severity", "warning"])
+            #expect(legacy.status == 0, "\(legacy)")
+            #expect(legacy.stdout.isEmpty, "\(legacy)")
+            #expect(legacy.stderr.isEmpty, "no summary when nothing is shown: \(legacy)")
+
+            let deprecation = lint([LintFixture.examplePlain, "--min-severity", "deprecation"])
+            #expect(LintLine.all(deprecation).count == 3, "\(deprecation)")
+
+            // Everything hidden, yet --strict still fails on the hidden warning.
+            let hidden = lint([warn.path, "--min-severity", "error", "--strict"])
+            #expect(hidden.status == 1, "\(hidden)")
+            #expect(hidden.stdout.isEmpty, "\(hidden)")
+            #expect(hidden.stderr.isEmpty, "\(hidden)")
+            #expect(lint([warn.path, "--min-severity", "error"]).status == 0)
+
+            let error = lint([bad.path, "--min-severity", "error"])
+            #expect(error.status == 1, "\(error)")
+            #expect(LintLine.all(error).map(\.rule) == ["invalid-json"])
+
+            // JSON output is filtered the same way.
+            let json = lint([warn.path, "--min-severity", "warning", "--format", "json"])
+            let files = try #require(try json.jsonObject()["files"] as? [[String: Any]])
+            let diagnostics = try #require(files.first?["diagnostics"] as? [[String: Any]])
+            #expect(diagnostics.map { $0["rule"] as? String } == ["duplicate-appid"])
+        }
+    }
+
+    // MARK: - JSON
+
+    @Test("--format json: files[] with path, kind and diagnostics (rule, severity, message, location)")
+    func jsonFormat() throws {
+        try withTemporaryDirectory { dir in
+            let warn = try Fixture.write(LintFixture.warnings, to: dir, as: "warn.json")
+            let signed = try LintFixture.sign(warn, to: dir.child("warn.p7m"))
+            let result = lint([warn.path, signed.path, "--format", "json"])
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stderr.isEmpty, "no summary in JSON mode: \(result)")
+            let root = try result.jsonObject()
+            #expect(Set(root.keys) == ["files"])
+            let files = try #require(root["files"] as? [[String: Any]])
+            try #require(files.count == 2)
+            #expect(files[0]["path"] as? String == warn.path)
+            #expect(files[0]["kind"] as? String == "json")
+            #expect(files[1]["path"] as? String == signed.path)
+            #expect(files[1]["kind"] as? String == "pkcs7-der")
+
+            let plain = try #require(files[0]["diagnostics"] as? [[String: Any]])
+            try #require(plain.count == 2)
+            let first = plain[0]
+            #expect(Set(first.keys) == ["rule", "severity", "message", "location"])
+            #expect(first["rule"] as? String == "duplicate-appid")
+            #expect(first["severity"] as? String == "warning")
+            #expect((first["message"] as? String)?.isEmpty == false)
+            let location = try #require(first["location"] as? [String: Any])
+            #expect(location["path"] as? String == "applinks.details[0].appIDs[1]")
+            #expect(location["line"] as? Int == 5)
+            #expect(location["column"] as? Int == 50)
+
+            // A file-level finding: path "$", line and column omitted.
+            let signedDiagnostics = try #require(files[1]["diagnostics"] as? [[String: Any]])
+            #expect(signedDiagnostics.map { $0["rule"] as? String } == ["signed-file", "duplicate-appid", "unknown-key"])
+            let fileLevel = try #require(signedDiagnostics[0]["location"] as? [String: Any])
+            #expect(fileLevel["path"] as? String == "$")
+            #expect(fileLevel["line"] == nil && fileLevel["column"] == nil, "\(fileLevel)")
+            let payload = try #require(signedDiagnostics[1]["location"] as? [String: Any])
+            #expect(payload["line"] as? Int == 5, "payload line numbers")
+        }
+    }
+
+    // MARK: - SARIF
+
+    @Test("--format sarif: SARIF 2.1.0 with every rule, consistent ruleIndex, levels, regions only for plain JSON")
+    func sarifFormat() throws {
+        try withTemporaryDirectory { dir in
+            let warn = try Fixture.write(LintFixture.warnings, to: dir, as: "warn.json")
+            let bad = try Fixture.write(LintFixture.invalidJSON, to: dir, as: "bad.json")
+            let signed = try LintFixture.sign(warn, to: dir.child("warn.p7m"))
+            let result = lint([warn.path, bad.path, signed.path, "--format", "sarif"])
+            #expect(result.status == 1, "bad.json has an error: \(result)")
+            #expect(result.stderr.isEmpty, "\(result)")
+
+            let log = try result.jsonObject()
+            #expect(log["version"] as? String == "2.1.0")
+            #expect((log["$schema"] as? String)?.contains("sarif-2.1.0") == true)
+            let runs = try #require(log["runs"] as? [[String: Any]])
+            try #require(runs.count == 1)
+            let run = runs[0]
+            let driver = try #require((run["tool"] as? [String: Any])?["driver"] as? [String: Any])
+            #expect(driver["name"] as? String == "aasa")
+            #expect((driver["version"] as? String)?.isEmpty == false)
+            let rules = try #require(driver["rules"] as? [[String: Any]])
+            let ruleIDs = rules.compactMap { $0["id"] as? String }
+            #expect(ruleIDs == listedRuleIDs(), "driver.rules must be the --list-rules catalogue, in order")
+            for rule in rules {
+                let level = (rule["defaultConfiguration"] as? [String: Any])?["level"] as? String
+                #expect(["error", "warning", "note"].contains(level ?? ""), "\(rule)")
+                #expect(((rule["shortDescription"] as? [String: Any])?["text"] as? String)?.isEmpty == false)
+            }
+
+            let results = try #require(run["results"] as? [[String: Any]])
+            #expect(results.count == 2 + 1 + 3, "\(results.count) results")
+            var levels: Set<String> = []
+            var byURI: [String: [[String: Any]]] = [:]
+            for item in results {
+                let ruleID = try #require(item["ruleId"] as? String)
+                let index = try #require(item["ruleIndex"] as? Int, "ruleIndex for \(ruleID)")
+                #expect(ruleIDs.indices.contains(index) && ruleIDs[index] == ruleID, "ruleIndex \(index) for \(ruleID)")
+                let level = try #require(item["level"] as? String)
+                levels.insert(level)
+                #expect(((item["message"] as? [String: Any])?["text"] as? String)?.isEmpty == false)
+                let location = try #require((item["locations"] as? [[String: Any]])?.first)
+                let physical = try #require(location["physicalLocation"] as? [String: Any])
+                let uri = try #require((physical["artifactLocation"] as? [String: Any])?["uri"] as? String)
+                byURI[uri, default: []].append(item)
+            }
+            #expect(levels == ["error", "warning", "note"], "levels: \(levels)")
+
+            func region(_ item: [String: Any]) -> [String: Any]? {
+                let location = (item["locations"] as? [[String: Any]])?.first
+                return (location?["physicalLocation"] as? [String: Any])?["region"] as? [String: Any]
+            }
+            func logicalName(_ item: [String: Any]) -> String? {
+                let location = (item["locations"] as? [[String: Any]])?.first
+                return (location?["logicalLocations"] as? [[String: Any]])?.first?["fullyQualifiedName"] as? String
+            }
+
+            // Plain JSON: regions present, with the text output's line and column.
+            let plain = try #require(byURI[warn.path])
+            #expect(plain.map { $0["ruleId"] as? String } == ["duplicate-appid", "unknown-key"])
+            #expect(plain.map { $0["level"] as? String } == ["warning", "note"])
+            #expect(region(plain[0])?["startLine"] as? Int == 5)
+            #expect(region(plain[0])?["startColumn"] as? Int == 50)
+            #expect(logicalName(plain[0]) == "applinks.details[0].appIDs[1]")
+            #expect(logicalName(plain[1]) == "applinks.details[0].x-note")
+            let invalid = try #require(byURI[bad.path]?.first)
+            #expect(invalid["level"] as? String == "error")
+            #expect(region(invalid)?["startLine"] as? Int == 1)
+            #expect(region(invalid)?["startColumn"] as? Int == 8)
+
+            // Signed: no region at all (positions are inside the embedded JSON); still a logical location.
+            let signedResults = try #require(byURI[signed.path])
+            #expect(signedResults.map { $0["ruleId"] as? String } == ["signed-file", "duplicate-appid", "unknown-key"])
+            for item in signedResults {
+                #expect(region(item) == nil, "a signed file's result must have no region: \(item)")
+            }
+            #expect(signedResults[0]["level"] as? String == "warning", "deprecations are SARIF warnings")
+            #expect((signedResults[0]["properties"] as? [String: Any])?["severity"] as? String == "deprecation")
+            #expect(logicalName(signedResults[0]) == "$")
+            #expect(logicalName(signedResults[1]) == "applinks.details[0].appIDs[1]")
+
+            let artifacts = try #require(run["artifacts"] as? [[String: Any]])
+            #expect(artifacts.map { ($0["location"] as? [String: Any])?["uri"] as? String } == [warn.path, bad.path, signed.path])
+            #expect(artifacts.map { $0["mimeType"] as? String } == ["application/json", "application/json", "application/pkcs7-mime"])
+        }
+    }
+
+    @Test("--format sarif with no finding: an empty results array, exit 0")
+    func sarifClean() throws {
+        try withTemporaryDirectory { dir in
+            let file = try Fixture.write(LintFixture.modern, to: dir, as: "modern.json")
+            let result = lint([file.path, "--format", "sarif"])
+            #expect(result.status == 0, "\(result)")
+            let runs = try #require(try result.jsonObject()["runs"] as? [[String: Any]])
+            #expect((runs.first?["results"] as? [Any])?.isEmpty == true)
+        }
+    }
+
+    // MARK: - Signed files
+
+    @Test("a signed file: positionless [signed-file], then the payload's findings with payload line numbers")
+    func signedFile() throws {
+        try withTemporaryDirectory { dir in
+            let warn = try Fixture.write(LintFixture.warnings, to: dir, as: "warn.json")
+            let signed = try LintFixture.sign(warn, to: dir.child("warn.p7m"))
+            let plain = LintLine.all(lint([warn.path]))
+            let result = lint([signed.path])
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stdoutText.hasPrefix("\(signed.path): deprecation: [signed-file] "), "\(result)")
+            let lines = LintLine.all(result)
+            try #require(lines.count == 3, "\(result)")
+            #expect(lines[0].rule == "signed-file" && lines[0].line == nil && lines[0].jsonPath == nil)
+            // The same findings at the same lines and columns as the unsigned source (signed as
+            // CRLF text: a CR before an LF does not start a line).
+            let payload = Array(lines.dropFirst()).map { LintLine(path: warn.path, line: $0.line, column: $0.column, severity: $0.severity, rule: $0.rule, message: $0.message, jsonPath: $0.jsonPath) }
+            #expect(payload == plain)
+            #expect(result.stderr == "1 warning, 1 deprecation, 1 info in 1 file\n", "\(result)")
+        }
+    }
+
+    @Test("a signed file with invalid JSON inside: [invalid-json] at the payload's 1:8, exit 1")
+    func signedInvalidPayload() throws {
+        try withTemporaryDirectory { dir in
+            let bad = try Fixture.write(LintFixture.invalidJSON, to: dir, as: "bad.json")
+            let signed = try LintFixture.sign(bad, to: dir.child("bad.p7m"))
+            let result = lint([signed.path])
+            #expect(result.status == 1, "\(result)")
+            let lines = LintLine.all(result)
+            #expect(lines.map(\.rule) == ["signed-file", "invalid-json"], "\(result)")
+            #expect(lines.last?.line == 1 && lines.last?.column == 8)
+        }
+    }
+
+    @Test("the example signed file has the example JSON's findings")
+    func exampleSigned() {
+        let result = lint([LintFixture.exampleSigned])
+        #expect(result.status == 0, "\(result)")
+        #expect(LintLine.all(result).map(\.rule) == ["signed-file", "legacy-apps-key", "legacy-appid", "legacy-paths"])
+        #expect(result.stderr == "4 deprecations in 1 file\n")
+    }
+
+    // MARK: - Several files, unreadable files
+
+    @Test("several files with a missing one: the others are still linted, exit 2")
+    func severalFilesWithMissing() throws {
+        try withTemporaryDirectory { dir in
+            let warn = try Fixture.write(LintFixture.warnings, to: dir, as: "warn.json")
+            let bad = try Fixture.write(LintFixture.invalidJSON, to: dir, as: "bad.json")
+            let missing = dir.child("missing.json").path
+            let result = lint([warn.path, missing, bad.path])
+            #expect(result.status == 2, "2 wins over the error finding's 1: \(result)")
+            #expect(LintLine.all(result).map(\.path) == [warn.path, warn.path, bad.path], "\(result)")
+            #expect(result.stderrLines.count == 2, "\(result)")
+            expectDiagnostic(result.stderrLines.first, path: missing, severity: "error", contains: ["cannot read input"])
+            #expect(result.stderrLines.last == "1 error, 1 warning, 1 info in 2 files", "only the linted files count: \(result)")
+
+            let json = lint([warn.path, missing, "--format", "json"])
+            #expect(json.status == 2, "\(json)")
+            let files = try #require(try json.jsonObject()["files"] as? [[String: Any]])
+            #expect(files.map { $0["path"] as? String } == [warn.path], "an unreadable file is left out")
+            #expect(json.stderrLines.count == 1, "\(json)")
+        }
+    }
+
+    @Test("a directory cannot be linted: exit 2")
+    func directory() throws {
+        try withTemporaryDirectory { dir in
+            let result = lint([dir.path])
+            #expect(result.status == 2, "\(result)")
+            #expect(result.stdout.isEmpty)
+            expectDiagnostic(result.stderrLines.first, path: dir.path, severity: "error", contains: ["directory"])
+        }
+    }
+
+    // MARK: - --list-rules and usage
+
+    /// The rule IDs `aasa lint --list-rules` prints (first column).
+    private func listedRuleIDs() -> [String] {
+        let result = lint(["--list-rules"])
+        return result.stdoutText.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }
+    }
+
+    @Test("--list-rules prints every rule ID of docs/rules.md, with its severity and a summary")
+    func listRules() throws {
+        let result = lint(["--list-rules"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.isEmpty)
+        let lines = result.stdoutText.split(separator: "\n").map(String.init)
+        let ids = listedRuleIDs()
+        #expect(ids.count == lines.count)
+        #expect(Set(ids).count == ids.count, "duplicate rule IDs")
+        for line in lines {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            #expect(fields.count >= 3, "\(line)")
+            #expect(["info", "deprecation", "warning", "error"].contains(String(fields[1])), "\(line)")
+        }
+
+        let docs = try String(contentsOf: CLI.repoRoot.appendingPathComponent("docs/rules.md"), encoding: .utf8)
+        let documented = docs.split(separator: "\n").compactMap { line -> String? in
+            guard line.hasPrefix("## `"), line.hasSuffix("`") else { return nil }
+            return String(line.dropFirst(4).dropLast())
+        }
+        #expect(documented.count >= 30, "rule headings in docs/rules.md: \(documented)")
+        #expect(ids == documented, "--list-rules and the ## headings of docs/rules.md differ")
+        #expect(ids.contains("invalid-json") && ids.contains("missing-appid") && ids.contains("signed-file"))
+    }
+
+    @Test("--list-rules ignores file arguments")
+    func listRulesWithFiles() {
+        let result = lint(["--list-rules", "/nonexistent/file.json"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdoutText.hasPrefix("invalid-json "))
+    }
+
+    @Test(
+        "usage errors exit 64",
+        arguments: [[], ["--min-severity", "bogus", "x.json"], ["--format", "xml", "x.json"], ["--bogus", "x.json"]])
+    func usageErrors(args: [String]) {
+        let result = lint(args)
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stdout.isEmpty, "\(result)")
+        #expect(result.stderr.contains("Usage: aasa lint"), "\(result)")
+    }
+
+    // MARK: - Corpus
+
+    @Test("every corpus file lints without a crash, in text, JSON and SARIF", .enabled(if: CLI.corpusAvailable))
+    func corpus() throws {
+        var files: [String] = []
+        for folder in ["real-plain", "real-signed"] {
+            let directory = CLI.corpus.appendingPathComponent(folder)
+            for name in try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() {
+                files.append(directory.appendingPathComponent(name).path)
+            }
+        }
+        #expect(files.count >= 20)
+        for file in files {
+            let result = lint([file])
+            #expect([0, 1].contains(result.status), "\(file): \(result)")
+            for line in LintLine.all(result) { #expect(line.path == file) }
+            #expect(!result.stderr.contains("Fatal error"), "\(file): \(result)")
+        }
+        let all = lint(files + ["--format", "sarif"])
+        #expect([0, 1].contains(all.status), "\(all)")
+        let runs = try #require(try all.jsonObject()["runs"] as? [[String: Any]])
+        #expect((runs.first?["artifacts"] as? [Any])?.count == files.count)
+        let json = lint(files + ["--format", "json"])
+        #expect((try json.jsonObject()["files"] as? [Any])?.count == files.count)
+    }
+
+    @Test("corpus chayev missingAppID: [missing-appid] error, exit 1", .enabled(if: CLI.corpusAvailable))
+    func corpusMissingAppID() {
+        let file = CLI.realPlain("chayev_webpage-sandbox_aasa-missingAppID.json")
+        let result = lint([file])
+        #expect(result.status == 1, "\(result)")
+        let lines = LintLine.all(result)
+        let missing = lines.first { $0.rule == "missing-appid" }
+        #expect(missing?.severity == "error", "\(result)")
+        #expect(missing?.jsonPath == "applinks.details[0]")
+        #expect(missing?.line == 13 && missing?.column == 13)
+        #expect(lines.contains { $0.rule == "apps-not-empty" })
+        #expect(result.stderr == "2 errors, 2 deprecations in 1 file\n", "\(result)")
+    }
+
+    @Test("corpus signed files: [signed-file] first, exit 0", .enabled(if: CLI.corpusAvailable), arguments: CLI.realSignedFiles)
+    func corpusSigned(name: String) {
+        let file = CLI.realSigned(name)
+        let result = lint([file])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdoutText.hasPrefix("\(file): deprecation: [signed-file] "), "\(result)")
+    }
+}
