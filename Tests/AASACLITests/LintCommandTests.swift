@@ -205,13 +205,13 @@ struct LintCommandTests {
             let warning = lint([warn.path, "--min-severity", "warning"])
             #expect(warning.status == 0, "\(warning)")
             #expect(LintLine.all(warning).map(\.rule) == ["duplicate-appid"], "\(warning)")
-            #expect(warning.stderr == "1 warning in 1 file\n", "the summary counts shown findings: \(warning)")
+            #expect(warning.stderr == "1 warning, 1 info (hidden by --min-severity) in 1 file\n", "the summary counts every finding and says which are hidden: \(warning)")
 
             // Deprecations are hidden by --min-severity warning.
             let legacy = lint([LintFixture.examplePlain, "--min-severity", "warning"])
             #expect(legacy.status == 0, "\(legacy)")
             #expect(legacy.stdout.isEmpty, "\(legacy)")
-            #expect(legacy.stderr.isEmpty, "no summary when nothing is shown: \(legacy)")
+            #expect(legacy.stderr == "3 deprecations (hidden by --min-severity) in 1 file\n", "\(legacy)")
 
             let deprecation = lint([LintFixture.examplePlain, "--min-severity", "deprecation"])
             #expect(LintLine.all(deprecation).count == 3, "\(deprecation)")
@@ -220,7 +220,7 @@ struct LintCommandTests {
             let hidden = lint([warn.path, "--min-severity", "error", "--strict"])
             #expect(hidden.status == 1, "\(hidden)")
             #expect(hidden.stdout.isEmpty, "\(hidden)")
-            #expect(hidden.stderr.isEmpty, "\(hidden)")
+            #expect(hidden.stderr == "1 warning (hidden by --min-severity), 1 info (hidden by --min-severity) in 1 file\n", "\(hidden)")
             #expect(lint([warn.path, "--min-severity", "error"]).status == 0)
 
             let error = lint([bad.path, "--min-severity", "error"])
@@ -335,20 +335,20 @@ struct LintCommandTests {
             }
 
             // Plain JSON: regions present, with the text output's line and column.
-            let plain = try #require(byURI[warn.path])
+            let plain = try #require(byURI[URL(fileURLWithPath: warn.path).absoluteString])
             #expect(plain.map { $0["ruleId"] as? String } == ["duplicate-appid", "unknown-key"])
             #expect(plain.map { $0["level"] as? String } == ["warning", "note"])
             #expect(region(plain[0])?["startLine"] as? Int == 5)
             #expect(region(plain[0])?["startColumn"] as? Int == 50)
             #expect(logicalName(plain[0]) == "applinks.details[0].appIDs[1]")
             #expect(logicalName(plain[1]) == "applinks.details[0].x-note")
-            let invalid = try #require(byURI[bad.path]?.first)
+            let invalid = try #require(byURI[URL(fileURLWithPath: bad.path).absoluteString]?.first)
             #expect(invalid["level"] as? String == "error")
             #expect(region(invalid)?["startLine"] as? Int == 1)
             #expect(region(invalid)?["startColumn"] as? Int == 8)
 
             // Signed: no region at all (positions are inside the embedded JSON); still a logical location.
-            let signedResults = try #require(byURI[signed.path])
+            let signedResults = try #require(byURI[URL(fileURLWithPath: signed.path).absoluteString])
             #expect(signedResults.map { $0["ruleId"] as? String } == ["signed-file", "duplicate-appid", "unknown-key"])
             for item in signedResults {
                 #expect(region(item) == nil, "a signed file's result must have no region: \(item)")
@@ -359,7 +359,7 @@ struct LintCommandTests {
             #expect(logicalName(signedResults[1]) == "applinks.details[0].appIDs[1]")
 
             let artifacts = try #require(run["artifacts"] as? [[String: Any]])
-            #expect(artifacts.map { ($0["location"] as? [String: Any])?["uri"] as? String } == [warn.path, bad.path, signed.path])
+            #expect(artifacts.map { ($0["location"] as? [String: Any])?["uri"] as? String } == [warn.path, bad.path, signed.path].map { URL(fileURLWithPath: $0).absoluteString })
             #expect(artifacts.map { $0["mimeType"] as? String } == ["application/json", "application/json", "application/pkcs7-mime"])
         }
     }
@@ -547,5 +547,22 @@ struct LintCommandTests {
         let result = lint([file])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdoutText.hasPrefix("\(file): deprecation: [signed-file] "), "\(result)")
+    }
+}
+
+/// SARIF artifact URIs: relative paths percent-encoded, absolute paths as file:// URIs.
+@Suite("aasa lint SARIF URIs")
+struct LintSARIFURITests {
+    @Test("a relative path with a space and '#' is percent-encoded")
+    func encodesRelativePaths() throws {
+        try withTemporaryDirectory { dir in
+            let name = "my file#1.json"
+            try Data(#"{"applinks": {"details": []}}"#.utf8).write(to: dir.appendingPathComponent(name))
+            let result = CLI.run(["lint", name, "--format", "sarif"], in: dir)
+            let log = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+            let run = try #require((log["runs"] as? [[String: Any]])?.first)
+            let artifact = try #require((run["artifacts"] as? [[String: Any]])?.first)
+            #expect((artifact["location"] as? [String: Any])?["uri"] as? String == "my%20file%231.json")
+        }
     }
 }

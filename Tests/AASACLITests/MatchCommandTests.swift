@@ -347,9 +347,7 @@ struct MatchCommandTests {
         try withTemporaryDirectory { dir in
             let result = match([example, "--urls-file", dir.child("missing").path, "--format", "json"])
             #expect(result.status == 2, "\(result)")
-            withKnownIssue("the array's opening bracket is written before the URL list is opened") {
-                #expect(result.stdout.isEmpty, "stdout: \(result.stdoutText.debugDescription)")
-            }
+            #expect(result.stdout.isEmpty, "stdout: \(result.stdoutText.debugDescription)")
         }
     }
 }

@@ -36,6 +36,8 @@ public struct DeprecationReport: Sendable, Codable {
         case current
         /// Works, but has legacy parts to retire.
         case legacy
+        /// No legacy parts, but warnings: probably not what was meant.
+        case needsAttention = "needs-attention"
         /// Has errors: iOS rejects or ignores the file or part of it.
         case broken
     }
@@ -84,6 +86,8 @@ public struct DeprecationReport: Sendable, Codable {
             verdict = .broken
         } else if diagnostics.contains(where: { $0.severity == .deprecation }) {
             verdict = .legacy
+        } else if diagnostics.contains(where: { $0.severity == .warning }) {
+            verdict = .needsAttention
         } else {
             verdict = .current
         }
@@ -110,7 +114,7 @@ public struct DeprecationReport: Sendable, Codable {
             return make(
                 "applinks.details is an object keyed by app ID (the iOS 9 beta form).",
                 "No current iOS needs this form; every iOS since 9 reads the array form.",
-                "Rewrite details as an array of entries with appIDs and components (`aasa migrate` does it, with a proof of equivalence).")
+                "Rewrite details as an array of entries, each with appIDs and components.")
         case .legacyPaths:
             return make(
                 "An entry uses paths instead of components.",
@@ -152,7 +156,7 @@ public struct DeprecationReport: Sendable, Codable {
         points.append(
             GuidancePoint(
                 guidance: "Served at https://DOMAIN/.well-known/apple-app-site-association as application/json, with no redirect",
-                status: .notCheckable, detail: "a hosting question: check it with `aasa audit DOMAIN`"))
+                status: .notCheckable, detail: "a hosting question, not answerable from the file: fetch it as Apple does (no redirect followed) and check the status and Content-Type"))
         return points
     }
 }

@@ -98,6 +98,16 @@ struct SARIFLog: Encodable {
         }
     }
 
+    /// A SARIF artifact URI for a path: relative paths percent-encoded (RFC 3986), absolute
+    /// paths as file:// URIs, standard input as "stdin".
+    static func uri(_ path: String) -> String {
+        if path == "-" { return "stdin" }
+        if path.hasPrefix("/") { return URL(fileURLWithPath: path).absoluteString }
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: ";")
+        return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+    }
+
     /// One run over the linted files. Positions are given only for plain JSON files: a signed
     /// file's positions are inside its embedded content, not in the file's bytes.
     init(files: [(path: String, report: LintReport)], version: String) {
@@ -112,7 +122,7 @@ struct SARIFLog: Encodable {
         }
         var results: [Result] = []
         for (path, report) in files {
-            let uri = path == "-" ? "stdin" : path
+            let uri = Self.uri(path)
             let positionsApply = !report.kind.isSigned
             for diagnostic in report.diagnostics {
                 var region: Region?
@@ -132,7 +142,7 @@ struct SARIFLog: Encodable {
         }
         let artifacts = files.map { file in
             Artifact(
-                location: ArtifactLocation(uri: file.path == "-" ? "stdin" : file.path),
+                location: ArtifactLocation(uri: Self.uri(file.path)),
                 mimeType: file.report.kind.isSigned ? "application/pkcs7-mime" : "application/json")
         }
         runs = [Run(tool: Tool(driver: Driver(version: version, rules: rules)), results: results, artifacts: artifacts)]

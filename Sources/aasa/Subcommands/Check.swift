@@ -23,7 +23,7 @@ extension AASACommand {
         @OptionGroup(title: "Trust (for signed files)")
         var trust: TrustOptions
 
-        @Option(name: .customLong("fail-on"), help: "Exit 1 on findings at or above: error (default), warning, deprecation.")
+        @Option(name: .customLong("fail-on"), help: "Exit 1 on findings at or above: error (default), warning, deprecation, info.")
         var failOn: Severity = .error
 
         @Option(help: "Output format: text or json.")
@@ -52,6 +52,7 @@ extension AASACommand {
             let verdicts: [DeprecationReport.Verdict: String] = [
                 .current: "current: follows Apple's current guidance",
                 .legacy: "legacy: works, with parts to retire",
+                .needsAttention: "needs attention: current format, with warnings to look at",
                 .broken: "broken: iOS rejects or ignores all or part of it",
             ]
             var lines = ["\(Diagnostics.displayName(file)): \(verdicts[report.verdict] ?? report.verdict.rawValue)"]
@@ -100,7 +101,10 @@ extension AASACommand {
             }
             var counts: [Severity: Int] = [:]
             for diagnostic in report.diagnostics { counts[diagnostic.severity, default: 0] += 1 }
-            let summary = Severity.allCases.reversed().map { "\(counts[$0] ?? 0) \($0.rawValue)" }.joined(separator: ", ")
+            let summary = Severity.allCases.reversed().map { severity -> String in
+                let count = counts[severity] ?? 0
+                return "\(count) \(severity == .info || count == 1 ? severity.rawValue : severity.rawValue + "s")"
+            }.joined(separator: ", ")
             lines.append("")
             lines.append("Findings: \(summary) (all of them: aasa lint \(file == "-" ? "-" : file))")
             return lines.joined(separator: "\n")

@@ -76,11 +76,13 @@ extension AASACommand {
                 return
             }
             var reports: [(path: String, report: LintReport)] = []
+            var complete: [LintReport] = []
             var unreadable = false
             var failed = false
             for file in files {
                 do {
                     let report = Linter.lint(try InputFile.read(file))
+                    complete.append(report)
                     var shown = report
                     shown.diagnostics = report.diagnostics(atLeast: minSeverity)
                     reports.append((file, shown))
@@ -102,7 +104,7 @@ extension AASACommand {
             case .sarif:
                 try JSONOutput.print(SARIFLog(files: reports, version: AASAVersion.current))
             }
-            if format == .text { Self.summary(reports.map(\.report)) }
+            if format == .text { Self.summary(complete, shownFrom: minSeverity) }
             if unreadable { throw ExitStatus.badInput }
             if failed { throw ExitStatus.checkFailed }
         }
@@ -123,15 +125,17 @@ extension AASACommand {
             return "\(location): \(diagnostic.severity.rawValue): [\(diagnostic.rule.rawValue)] \(diagnostic.message)\(at)"
         }
 
-        /// "3 errors, 1 warning, 2 deprecations in 4 files" on stderr, only when there are findings.
-        static func summary(_ reports: [LintReport]) {
+        /// "3 errors, 1 warning, 2 deprecations in 4 files" on stderr, only when there are findings;
+        /// findings hidden by --min-severity are counted and said to be hidden (they still count
+        /// for the exit status).
+        static func summary(_ reports: [LintReport], shownFrom threshold: Severity) {
             var counts: [Severity: Int] = [:]
             for report in reports { for diagnostic in report.diagnostics { counts[diagnostic.severity, default: 0] += 1 } }
             guard !counts.isEmpty else { return }
             let parts = Severity.allCases.reversed().compactMap { severity -> String? in
                 guard let count = counts[severity] else { return nil }
                 let noun = severity == .info ? "info" : severity.rawValue + (count == 1 ? "" : "s")
-                return "\(count) \(noun)"
+                return "\(count) \(noun)" + (severity < threshold ? " (hidden by --min-severity)" : "")
             }
             FileHandle.standardError.write(Data("\(parts.joined(separator: ", ")) in \(reports.count) file\(reports.count == 1 ? "" : "s")\n".utf8))
         }

@@ -50,6 +50,11 @@ extension AASACommand {
                     Diagnostics.emit(file, .note, "signed file: matching its embedded JSON, which was not verified (use aasa verify)")
                 }
                 let matcher = URLMatcher(document: document)
+                guard !matcher.appIDs.isEmpty else {
+                    throw CLIFailure(file, "nothing to match: the file names no applinks app")
+                }
+                // Open the URL list before writing anything, so a failure leaves no partial output.
+                let reader = try urlsFile.map { try LineReader(path: $0, maximumLineLength: Self.maximumURLLength) }
                 let single = urls.count == 1 && urlsFile == nil
                 var allMatched = true
                 var first = true
@@ -69,8 +74,7 @@ extension AASACommand {
                     first = false
                 }
                 for url in urls { try emit(evaluate(url, with: matcher)) }
-                if let urlsFile {
-                    let reader = try LineReader(path: urlsFile, maximumLineLength: Self.maximumURLLength)
+                if let reader {
                     while let (line, truncated) = reader.next() {
                         let url = line.trimmingCharacters(in: .whitespaces)
                         if url.isEmpty || url.hasPrefix("#") { continue }
