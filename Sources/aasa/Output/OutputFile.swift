@@ -14,6 +14,13 @@ enum OutputFile {
             }
             return
         }
+        var existing = stat()
+        if stat(path, &existing) == 0 && (existing.st_mode & S_IFMT) != S_IFREG {
+            // A device, FIFO or terminal (/dev/stdout, /dev/null, a pipe): write to it as it is.
+            // Renaming a temporary file over it would replace the device node itself.
+            try writeDirectly(data, to: path)
+            return
+        }
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         var template = Array("\(directory)/.\(url.lastPathComponent).XXXXXX".utf8CString)
@@ -25,7 +32,6 @@ enum OutputFile {
             if !committed { unlink(temporary) }
         }
         // A replaced file keeps its permissions; a new one gets the usual 0666 less the umask.
-        var existing = stat()
         if stat(path, &existing) == 0 {
             fchmod(fd, existing.st_mode & 0o7777)
         } else {
@@ -56,6 +62,24 @@ enum OutputFile {
             throw CLIFailure(path, "cannot write output: \(String(cString: strerror(errno)))")
         }
         committed = true
+    }
+
+    /// Writes to an existing non-regular file (device, FIFO) without the temporary-file dance.
+    private static func writeDirectly(_ data: Data, to path: String) throws {
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw CLIFailure(path, "cannot write output: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        try data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw CLIFailure(path, "cannot write output: \(String(cString: strerror(errno)))")
+                }
+                offset += n
+            }
+        }
     }
 
     /// Refuses an output that is the same file as any input (it would be replaced): the
