@@ -55,10 +55,12 @@ public enum FileKindDetector {
         return nil
     }
 
-    /// DER/BER: SEQUENCE (any length form) then the OID 1.2.840.113549.1.7.x (a PKCS#7 content type).
+    /// DER/BER: SEQUENCE (any length form) then the OID 1.2.840.113549.1.7.x (a PKCS#7 content
+    /// type). A file cut short inside that header (at least the SEQUENCE header and the OID tag)
+    /// still counts, so that a truncated signed file is reported as damaged PKCS#7.
     static func looksLikePKCS7DER(_ data: Data) -> Bool {
         let bytes = [UInt8](data.prefix(24))
-        guard bytes.count >= 13, bytes[0] == 0x30 else { return false }
+        guard bytes.count >= 4, bytes[0] == 0x30 else { return false }
         var index = 2
         switch bytes[1] {
         case 0x80, 0x00..<0x80: break  // indefinite or short form
@@ -66,8 +68,9 @@ public enum FileKindDetector {
         default: return false
         }
         let pkcs7Prefix: [UInt8] = [0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07]
-        guard bytes.count >= index + pkcs7Prefix.count + 1 else { return false }
-        return Array(bytes[index..<(index + pkcs7Prefix.count)]) == pkcs7Prefix
+        guard bytes.count > index else { return false }
+        let available = bytes[index...].prefix(pkcs7Prefix.count)
+        return Array(available) == Array(pkcs7Prefix.prefix(available.count))
     }
 
     private static func detectText(_ data: Data, hasBOM: Bool) -> Detection {
