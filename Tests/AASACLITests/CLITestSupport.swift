@@ -61,8 +61,11 @@ enum CLI {
         return found
     }
 
-    /// The `aasa` executable built with the tests.
+    /// The `aasa` executable built with the tests. Finding it also restricts the test PKI's
+    /// private keys to their owner: git checks files out 0644, and `aasa sign` rightly warns
+    /// about a key readable by others (tested on purpose in SignCommandTests).
     static let executable: URL = {
+        protectTestKeys()
         if let override = ProcessInfo.processInfo.environment["AASA_EXECUTABLE"] {
             return URL(fileURLWithPath: override)
         }
@@ -77,6 +80,14 @@ enum CLI {
         }
         fatalError("cannot find the aasa executable in \(productsDirectories.map(\.path))")
     }()
+
+    /// chmod 600 every *.key and *.p12 file in certs/.
+    static func protectTestKeys() {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: certs.path)) ?? []
+        for name in names where name.hasSuffix(".key") || name.hasSuffix(".p12") || name.hasSuffix(".key.der") {
+            chmod(certs.appendingPathComponent(name).path, 0o600)
+        }
+    }
 
     /// The `openssl` CLI from PATH.
     static let opensslExecutable: URL = {

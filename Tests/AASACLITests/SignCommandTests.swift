@@ -491,4 +491,23 @@ struct SignCommandTests {
             #expect(result.status == 64, "\(result)")
         }
     }
+
+    @Test("a private key readable by others is a warning naming the file and its mode; 0600 is quiet")
+    func warnsAboutExposedKey() throws {
+        try withTemporaryDirectory { dir in
+            let input = try Fixture.write(to: dir)
+            let key = dir.child("exposed.key")
+            try Data(contentsOf: URL(fileURLWithPath: CLI.cert("leaf-rsa.key"))).write(to: key)
+            chmod(key.path, 0o644)
+            let exposed = CLI.run(["sign", input.path, "-o", dir.child("a.p7m").path, "--key", key.path, "--cert", CLI.cert("leaf-rsa.pem")])
+            #expect(exposed.status == 0, "\(exposed)")
+            expectDiagnostic(exposed.stderrLines.first, path: key.path, severity: "warning", contains: ["readable by every user", "644", "chmod 600"])
+            chmod(key.path, 0o640)
+            let group = CLI.run(["sign", input.path, "-o", dir.child("b.p7m").path, "--key", key.path, "--cert", CLI.cert("leaf-rsa.pem")])
+            expectDiagnostic(group.stderrLines.first, path: key.path, severity: "warning", contains: ["readable by its group", "640"])
+            chmod(key.path, 0o600)
+            let quiet = CLI.run(["sign", input.path, "-o", dir.child("c.p7m").path, "--key", key.path, "--cert", CLI.cert("leaf-rsa.pem")])
+            #expect(quiet.status == 0 && quiet.stderr.isEmpty, "\(quiet)")
+        }
+    }
 }

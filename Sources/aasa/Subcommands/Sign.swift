@@ -98,8 +98,21 @@ extension AASACommand {
             }
         }
 
+        /// Warns when a file holding a private key can be read by other users (as ssh does).
+        private func warnIfExposed(_ path: String) {
+            var info = stat()
+            guard path != "-", stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return }
+            let mode = info.st_mode & 0o777
+            if mode & 0o077 != 0 {
+                Diagnostics.emit(
+                    path, .warning,
+                    "this private key file is readable by \(mode & 0o007 != 0 ? "every user" : "its group") (mode \(String(mode, radix: 8))); restrict it with chmod 600")
+            }
+        }
+
         private func loadIdentity() throws -> SigningIdentity {
             if let pkcs12 {
+                warnIfExposed(pkcs12)
                 let data = try InputFile.read(pkcs12, what: "PKCS#12 file", limit: 1024 * 1024)
                 let bundle = try passphrase.load(pkcs12) { try PKCS12Bundle(data: data, passphrase: $0) }
                 do {
@@ -123,6 +136,7 @@ extension AASACommand {
                     throw CLIFailure(chain, error)
                 }
             }
+            warnIfExposed(key)
             var keyData = try InputFile.read(key, what: "private key", limit: 1024 * 1024)
             defer { keyData.resetBytes(in: 0..<keyData.count) }
             let privateKey = try passphrase.load(key) { try PrivateKey(data: keyData, passphrase: $0) }
