@@ -1,0 +1,468 @@
+/// What changed in meaning between two AASA documents: per service, the apps gained and lost;
+/// per `applinks` app, the rules of its deciding entry added, removed, changed or reordered;
+/// the substitution variables whose values changed; and the probe URLs whose verdict changes.
+///
+/// Rules are compared by what they mean, not by how they are written: the `/`, `?` and `#`
+/// patterns, `exclude`, and the `caseSensitive` and `percentEncoded` settings in effect (after
+/// `defaults`). A legacy path is the rule it stands for (`"NOT /x"` is `{"/": "/x", "exclude":
+/// true}`, case-sensitive, percent-encoded), so a faithful migration shows no rule change. A
+/// `comment` is not part of a rule's meaning. "Changed" means a different rule at the same
+/// position; "reordered" means the same rule at another position relative to the others.
+///
+/// ```swift
+/// let diff = SemanticDiff.compare(old: before, new: after)
+/// diff.isSame      // true: same apps, same rules, no probe URL changes verdict
+/// ```
+public struct SemanticDiff: Sendable, Codable {
+    /// Apps gained and lost by one service.
+    public struct ServiceChange: Sendable, Codable, Hashable {
+        /// `applinks`, `webcredentials`, `activitycontinuation` or `appclips`.
+        public var service: String
+        public var gained: [String]
+        public var lost: [String]
+    }
+
+    /// The rule changes for one app named in both documents.
+    public struct AppChanges: Sendable, Codable, Hashable {
+        public var appID: String
+        /// The deciding entry (the first naming the app) in each document.
+        public var entryBefore: String
+        public var entryAfter: String
+        /// Rules only in the new document, at their new index.
+        public var added: [PlacedRule]
+        /// Rules only in the old document, at their old index.
+        public var removed: [PlacedRule]
+        /// A different rule at the same index.
+        public var changed: [ChangedRule]
+        /// The same rule at another place relative to the others.
+        public var reordered: [MovedRule]
+
+        /// Whether a change can give some URL another verdict (a reorder of rules with the same
+        /// verdict cannot: the first of them to match gives that verdict either way).
+        public var changesMeaning: Bool {
+            !added.isEmpty || !removed.isEmpty || !changed.isEmpty || reordered.contains(where: \.changesVerdicts)
+        }
+    }
+
+    public struct PlacedRule: Sendable, Codable, Hashable {
+        public var index: Int
+        public var rule: RuleSummary
+    }
+
+    public struct ChangedRule: Sendable, Codable, Hashable {
+        public var index: Int
+        public var before: RuleSummary
+        public var after: RuleSummary
+    }
+
+    public struct MovedRule: Sendable, Codable, Hashable {
+        public var rule: RuleSummary
+        public var before: Int
+        public var after: Int
+        /// Whether it swapped places with a rule of the other verdict (exclude vs match).
+        public var changesVerdicts: Bool
+    }
+
+    /// A substitution variable whose values (as a set) changed.
+    public struct VariableChange: Sendable, Codable, Hashable {
+        public var name: String
+        /// nil: not defined in that document.
+        public var before: [String]?
+        public var after: [String]?
+        /// Whether a pattern of either document refers to it.
+        public var used: Bool
+
+        private enum CodingKeys: String, CodingKey { case name, before, after, used }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try container.encode(before, forKey: .before)
+            try container.encode(after, forKey: .after)
+            try container.encode(used, forKey: .used)
+        }
+    }
+
+    /// The probe URLs compared, and those whose verdict changed for some app.
+    public struct ProbeSummary: Sendable, Codable, Hashable {
+        /// URLs compared: generated probes plus the caller's.
+        public var compared: Int
+        /// Probes generated from the patterns of both documents.
+        public var generated: Int
+        /// URLs given by the caller (`--urls-file`).
+        public var fromFile: Int
+        /// Whether the generated set was cut at the generator's maximum.
+        public var truncated: Bool
+        /// URLs whose verdict changed for some app.
+        public var changedCount: Int
+        /// The first of them (at most the `keeping` limit).
+        public var changes: [VerdictChange]
+    }
+
+    public var services: [ServiceChange]
+    public var apps: [AppChanges]
+    public var variables: [VariableChange]
+    public var probes: ProbeSummary
+
+    /// Whether the two documents mean the same: no service gains or loses an app, no app's rules
+    /// change in a way that can change a verdict, no substitution variable in use changes, and
+    /// no probe URL changes verdict.
+    public var isSame: Bool {
+        services.isEmpty && !apps.contains(where: \.changesMeaning) && !variables.contains(where: \.used)
+            && probes.changedCount == 0
+    }
+
+    /// Compares two documents.
+    /// - Parameters:
+    ///   - extraURLs: URLs to compare besides the generated probes (an access log).
+    ///   - keeping: How many verdict changes to keep (all are counted).
+    public static func compare(
+        old: AASADocument, new: AASADocument, extraURLs: some Sequence<String> = [String](),
+        generator: ProbeURLGenerator = ProbeURLGenerator(), keeping limit: Int = 1000
+    ) -> SemanticDiff {
+        let oldMatcher = URLMatcher(document: old)
+        let newMatcher = URLMatcher(document: new)
+
+        // Services.
+        var services: [ServiceChange] = []
+        func compareApps(_ service: String, _ before: [String], _ after: [String]) {
+            let beforeSet = Set(before), afterSet = Set(after)
+            let gained = unique(after.filter { !beforeSet.contains($0) })
+            let lost = unique(before.filter { !afterSet.contains($0) })
+            if !gained.isEmpty || !lost.isEmpty { services.append(ServiceChange(service: service, gained: gained, lost: lost)) }
+        }
+        compareApps("applinks", oldMatcher.appIDs, newMatcher.appIDs)
+        compareApps("webcredentials", old.webCredentials?.apps.map(\.value) ?? [], new.webCredentials?.apps.map(\.value) ?? [])
+        compareApps(
+            "activitycontinuation", old.activityContinuation?.apps.map(\.value) ?? [],
+            new.activityContinuation?.apps.map(\.value) ?? [])
+        compareApps("appclips", old.appClips?.apps.map(\.value) ?? [], new.appClips?.apps.map(\.value) ?? [])
+
+        // Rules, per app named in both.
+        let newApps = Set(newMatcher.appIDs)
+        var apps: [AppChanges] = []
+        for app in oldMatcher.appIDs where newApps.contains(app) {
+            guard let before = decidingRules(app, old), let after = decidingRules(app, new) else { continue }
+            var changes = compareRules(before.rules, after.rules)
+            changes.appID = app
+            changes.entryBefore = before.entry.description
+            changes.entryAfter = after.entry.description
+            if !changes.added.isEmpty || !changes.removed.isEmpty || !changes.changed.isEmpty || !changes.reordered.isEmpty {
+                apps.append(changes)
+            }
+        }
+
+        // Substitution variables.
+        let oldVariables = variableValues(old), newVariables = variableValues(new)
+        let used = usedVariables(old).union(usedVariables(new))
+        var variables: [VariableChange] = []
+        for name in unique(oldVariables.map(\.name) + newVariables.map(\.name)) {
+            let before = oldVariables.first { $0.name == name }?.values
+            let after = newVariables.first { $0.name == name }?.values
+            if before.map(Set.init) != after.map(Set.init) {
+                variables.append(VariableChange(name: name, before: before, after: after, used: used.contains(name)))
+            }
+        }
+
+        // Probe URLs.
+        let probes = generator.probes(for: [old, new])
+        let check = EquivalenceCheck(old: oldMatcher, new: newMatcher)
+        var report = check.compare(probes.urls, keeping: limit)
+        var fromFile = 0
+        for url in extraURLs {
+            fromFile += 1
+            report.add(url, check.compare(url), limit: limit)
+        }
+        return SemanticDiff(
+            services: services, apps: apps, variables: variables,
+            probes: ProbeSummary(
+                compared: report.compared, generated: probes.urls.count, fromFile: fromFile, truncated: probes.truncated,
+                changedCount: report.changedCount, changes: report.changes))
+    }
+
+    // MARK: Rules
+
+    /// The rules of the first entry naming `app`, as the matcher reads them.
+    static func decidingRules(_ app: String, _ document: AASADocument) -> (entry: JSONPath, rules: [RuleSummary])? {
+        guard let links = document.appLinks,
+            let detail = links.details.first(where: { $0.effectiveAppIDs.contains { $0.value == app } })
+        else { return nil }
+        let defaults = detail.defaults.inheriting(from: links.defaults)
+        if let components = detail.components {
+            return (detail.path, components.map { RuleSummary(component: $0, defaults: defaults) })
+        }
+        return (detail.path, (detail.paths ?? []).map { RuleSummary(legacyPath: $0) })
+    }
+
+    static func compareRules(_ old: [RuleSummary], _ new: [RuleSummary]) -> AppChanges {
+        // Pair equal rules, first with first.
+        var queues: [RuleSummary.Key: [Int]] = [:]
+        for (index, rule) in old.enumerated() { queues[rule.key, default: []].append(index) }
+        var pairs: [(old: Int, new: Int)] = []
+        var unmatchedNew: [Int] = []
+        for (index, rule) in new.enumerated() {
+            if var queue = queues[rule.key], !queue.isEmpty {
+                pairs.append((queue.removeFirst(), index))
+                queues[rule.key] = queue
+            } else {
+                unmatchedNew.append(index)
+            }
+        }
+        let pairedOld = Set(pairs.map(\.old))
+        var unmatchedOld = old.indices.filter { !pairedOld.contains($0) }
+        // A different rule at the same index: changed.
+        var changed: [ChangedRule] = []
+        for index in unmatchedOld where unmatchedNew.contains(index) {
+            changed.append(ChangedRule(index: index, before: old[index], after: new[index]))
+        }
+        let changedIndices = Set(changed.map(\.index))
+        unmatchedOld.removeAll { changedIndices.contains($0) }
+        unmatchedNew.removeAll { changedIndices.contains($0) }
+        // Reordered: paired rules outside the longest run kept in the same relative order.
+        pairs.sort { $0.old < $1.old }
+        let kept = longestIncreasing(pairs.map(\.new))
+        var reordered: [MovedRule] = []
+        for (position, pair) in pairs.enumerated() where !kept.contains(position) {
+            let flipsVerdict = pairs.contains { other in
+                (other.old < pair.old) != (other.new < pair.new) && old[other.old].exclude != old[pair.old].exclude
+            }
+            reordered.append(MovedRule(rule: new[pair.new], before: pair.old, after: pair.new, changesVerdicts: flipsVerdict))
+        }
+        return AppChanges(
+            appID: "", entryBefore: "", entryAfter: "",
+            added: unmatchedNew.map { PlacedRule(index: $0, rule: new[$0]) },
+            removed: unmatchedOld.map { PlacedRule(index: $0, rule: old[$0]) }, changed: changed, reordered: reordered)
+    }
+
+    /// Positions (in `values`) of one longest strictly increasing subsequence.
+    static func longestIncreasing(_ values: [Int]) -> Set<Int> {
+        guard !values.isEmpty else { return [] }
+        var tails: [Int] = []  // positions
+        var previous = [Int](repeating: -1, count: values.count)
+        for (position, value) in values.enumerated() {
+            var low = 0, high = tails.count
+            while low < high {
+                let middle = (low + high) / 2
+                if values[tails[middle]] < value { low = middle + 1 } else { high = middle }
+            }
+            if low > 0 { previous[position] = tails[low - 1] }
+            if low == tails.count { tails.append(position) } else { tails[low] = position }
+        }
+        var result = Set<Int>()
+        var position = tails.last!
+        while position >= 0 {
+            result.insert(position)
+            position = previous[position]
+        }
+        return result
+    }
+
+    // MARK: Variables
+
+    static func variableValues(_ document: AASADocument) -> [(name: String, values: [String])] {
+        // A repeated name (duplicate JSON keys): the last one counts.
+        var result: [(name: String, values: [String])] = []
+        for variable in document.appLinks?.substitutionVariables ?? [] {
+            result.removeAll { $0.name == variable.name }
+            result.append((variable.name, variable.values.map(\.value)))
+        }
+        return result
+    }
+
+    static func usedVariables(_ document: AASADocument) -> Set<String> {
+        var names = Set<String>()
+        for detail in document.appLinks?.details ?? [] {
+            for rule in detail.components ?? [] {
+                var patterns = [rule.pathPattern?.value, rule.fragment?.value]
+                switch rule.query {
+                case .string(let pattern)?: patterns.append(pattern.value)
+                case .items(let items)?: patterns += items.map { $0.value?.value }
+                case nil: break
+                }
+                for case let pattern? in patterns { names.formUnion(PatternSyntax.variableNames(in: pattern)) }
+            }
+        }
+        return names
+    }
+}
+
+private func unique(_ values: [String]) -> [String] {
+    var seen = Set<String>()
+    return values.filter { seen.insert($0).inserted }
+}
+
+/// One rule as it is matched: patterns and the settings in effect. Legacy paths are described
+/// as the rule they stand for.
+public struct RuleSummary: Sendable, Hashable, Codable, CustomStringConvertible {
+    public enum Source: String, Sendable, Codable {
+        case components, paths
+    }
+
+    /// A `?` pattern: the whole query, or per-item patterns (a repeated name: the last counts).
+    public enum Query: Sendable, Hashable {
+        case pattern(String)
+        case items([Item])
+    }
+
+    public struct Item: Sendable, Hashable {
+        public var name: String
+        public var pattern: String
+    }
+
+    /// JSON path of the rule in its document.
+    public var location: String
+    public var source: Source
+    /// `/` (a legacy path without `NOT `).
+    public var path: String?
+    /// `?`; nil also when iOS ignores the dictionary (a value that is not a string).
+    public var query: Query?
+    /// `#`.
+    public var fragment: String?
+    public var exclude: Bool
+    /// In effect, after `defaults` (always true for a legacy path).
+    public var caseSensitive: Bool
+    /// In effect, after `defaults` (always true for a legacy path).
+    public var percentEncoded: Bool
+    /// A legacy path as written (`NOT ` included).
+    public var written: String?
+
+    init(component rule: ComponentRule, defaults: MatchingDefaults) {
+        let settings = rule.settings.inheriting(from: defaults)
+        location = rule.path.description
+        source = .components
+        path = rule.pathPattern?.value
+        switch rule.query {
+        case nil: query = nil
+        case .string(let pattern)?: query = .pattern(pattern.value)
+        case .items(let pairs)?:
+            if pairs.allSatisfy({ $0.value != nil }) {
+                var items: [Item] = []
+                for pair in pairs {
+                    items.removeAll { $0.name == pair.name }
+                    items.append(Item(name: pair.name, pattern: pair.value!.value))
+                }
+                query = .items(items)
+            } else {
+                query = nil
+            }
+        }
+        fragment = rule.fragment?.value
+        exclude = rule.exclude
+        caseSensitive = settings.caseSensitive ?? true
+        percentEncoded = settings.percentEncoded ?? true
+        written = nil
+    }
+
+    init(legacyPath element: Located<String>) {
+        let isNot = element.value.hasPrefix("NOT ")
+        location = element.path.description
+        source = .paths
+        path = isNot ? String(element.value.dropFirst(4)) : element.value
+        query = nil
+        fragment = nil
+        exclude = isNot
+        caseSensitive = true
+        percentEncoded = true
+        written = element.value
+    }
+
+    /// What makes two rules the same rule: patterns (lower-cased when matching is
+    /// case-insensitive; query items in name order), exclude and settings. A legacy path with
+    /// `$(` is literal text, unlike the same text in a component.
+    struct Key: Hashable {
+        var path: String?
+        var queryPattern: String?
+        var queryItems: [[String]]?
+        var fragment: String?
+        var exclude: Bool
+        var caseSensitive: Bool
+        var percentEncoded: Bool
+        var literalVariables: Bool
+    }
+
+    var key: Key {
+        func fold(_ text: String?) -> String? { caseSensitive ? text : text?.lowercased() }
+        var queryPattern: String?
+        var queryItems: [[String]]?
+        switch query {
+        case nil: break
+        case .pattern(let pattern): queryPattern = fold(pattern)
+        case .items(let items):
+            queryItems = items.map { [fold($0.name)!, fold($0.pattern)!] }.sorted { $0[0] < $1[0] }
+        }
+        return Key(
+            path: fold(path), queryPattern: queryPattern, queryItems: queryItems, fragment: fold(fragment), exclude: exclude,
+            caseSensitive: caseSensitive, percentEncoded: percentEncoded,
+            literalVariables: source == .paths && (path ?? "").contains("$("))
+    }
+
+    /// `{"/": "/a/*", "?": {"id": "?*"}, "exclude": true, "caseSensitive": false}` (settings only
+    /// when false); a legacy path as `paths "NOT /a/*"`.
+    public var description: String {
+        if source == .paths, let written { return "paths \(quoted(written))" }
+        var parts: [String] = []
+        if let path { parts.append("\"/\": \(quoted(path))") }
+        switch query {
+        case nil: break
+        case .pattern(let pattern): parts.append("\"?\": \(quoted(pattern))")
+        case .items(let items):
+            parts.append("\"?\": {" + items.map { "\(quoted($0.name)): \(quoted($0.pattern))" }.joined(separator: ", ") + "}")
+        }
+        if let fragment { parts.append("\"#\": \(quoted(fragment))") }
+        if exclude { parts.append("\"exclude\": true") }
+        if !caseSensitive { parts.append("\"caseSensitive\": false") }
+        if !percentEncoded { parts.append("\"percentEncoded\": false") }
+        return "{" + parts.joined(separator: ", ") + "}"
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case location, source, path = "/", query = "?", fragment = "#", exclude, caseSensitive, percentEncoded, written
+    }
+
+    private struct NameKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// `/`, `?` and `#` only when the rule has them; `?` as a string or an object of strings;
+    /// `written` only for a legacy path.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(location, forKey: .location)
+        try container.encode(source, forKey: .source)
+        try container.encodeIfPresent(path, forKey: .path)
+        switch query {
+        case nil: break
+        case .pattern(let pattern): try container.encode(pattern, forKey: .query)
+        case .items(let items):
+            var nested = container.nestedContainer(keyedBy: NameKey.self, forKey: .query)
+            for item in items { try nested.encode(item.pattern, forKey: NameKey(stringValue: item.name)) }
+        }
+        try container.encodeIfPresent(fragment, forKey: .fragment)
+        try container.encode(exclude, forKey: .exclude)
+        try container.encode(caseSensitive, forKey: .caseSensitive)
+        try container.encode(percentEncoded, forKey: .percentEncoded)
+        try container.encodeIfPresent(written, forKey: .written)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        location = try container.decode(String.self, forKey: .location)
+        source = try container.decode(Source.self, forKey: .source)
+        path = try container.decodeIfPresent(String.self, forKey: .path)
+        if let pattern = try? container.decodeIfPresent(String.self, forKey: .query) {
+            query = .pattern(pattern)
+        } else if let items = try container.decodeIfPresent([String: String].self, forKey: .query) {
+            query = .items(items.sorted { $0.key < $1.key }.map { Item(name: $0.key, pattern: $0.value) })
+        } else {
+            query = nil
+        }
+        fragment = try container.decodeIfPresent(String.self, forKey: .fragment)
+        exclude = try container.decode(Bool.self, forKey: .exclude)
+        caseSensitive = try container.decode(Bool.self, forKey: .caseSensitive)
+        percentEncoded = try container.decode(Bool.self, forKey: .percentEncoded)
+        written = try container.decodeIfPresent(String.self, forKey: .written)
+    }
+}

@@ -1,0 +1,367 @@
+import AASA
+import ArgumentParser
+import Foundation
+
+extension AASACommand {
+    struct Convert: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Convert signed AASA files to plain JSON (verified first), and normalise plain ones.",
+            discussion: """
+                A signed file is verified (same trust options as verify), its JSON extracted and its \
+                canonical CRLF line ends turned back into LF; plain JSON goes through the same checks. The \
+                JSON is checked strictly and written pretty-printed (or --compact), keys in their original \
+                order; a key given twice keeps its last value, as Apple's parser does, and is reported. \
+                --preserve-format writes the JSON bytes as they were instead (CRLF → LF for signed content).
+
+                One input goes to standard output or -o; several inputs or a directory need --out-dir \
+                (names relative to each directory kept) or --in-place. The input is never overwritten \
+                without --in-place, and then only by an atomic rename once the new file is complete. \
+                A failure on one file does not stop the others and leaves no partial file. See \
+                docs/convert-and-migrate.md.
+
+                Exit status: 0 every file converted, 1 some file failed verification (nothing written for \
+                it), 2 some input unreadable or not JSON, or some output unwritable, 64 usage error.
+                """
+        )
+
+        @Argument(help: ArgumentHelp("Files or directories to convert ('-' for standard input).", valueName: "in"))
+        var inputs: [String] = []
+
+        @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Where to write the JSON of a single input ('-' for standard output).", valueName: "out"))
+        var output: String?
+
+        @Option(name: .customLong("out-dir"), help: ArgumentHelp("Write each converted file here, under its name (relative to the directory it was found in).", valueName: "dir"))
+        var outDirectory: String?
+
+        @Flag(name: .customLong("in-place"), help: "Replace each input with its JSON (atomically, only once the new file is complete).")
+        var inPlace = false
+
+        @Flag(help: "Write the JSON without white space.")
+        var compact = false
+
+        @Flag(name: .customLong("preserve-format"), help: "Write the JSON bytes as they were (CRLF turned into LF for signed content), not re-formatted.")
+        var preserveFormat = false
+
+        @Flag(name: .customLong("no-verify"), help: "Convert signed files without verifying them (the result is marked unverified).")
+        var noVerify = false
+
+        @OptionGroup(title: "Trust")
+        var trust: TrustOptions
+
+        func validate() throws {
+            if inputs.isEmpty { throw ValidationError("give at least one file or directory to convert ('-' for standard input)") }
+            let destinations = [output != nil, outDirectory != nil, inPlace].filter { $0 }.count
+            if destinations > 1 { throw ValidationError("give only one of -o, --out-dir and --in-place") }
+            if compact && preserveFormat { throw ValidationError("--compact and --preserve-format cannot be combined") }
+            if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input ('-') can be read only once") }
+            if inputs.contains("-") && (inPlace || outDirectory != nil) {
+                throw ValidationError("standard input ('-') has no name: give -o for it, not --out-dir or --in-place")
+            }
+            let hasDirectory = inputs.contains { isDirectory($0) }
+            if output != nil && (inputs.count > 1 || hasDirectory) {
+                throw ValidationError("-o takes a single input file; use --out-dir DIR for several files or a directory")
+            }
+            if (inputs.count > 1 || hasDirectory) && outDirectory == nil && !inPlace {
+                throw ValidationError("several inputs or a directory need --out-dir DIR or --in-place")
+            }
+        }
+
+        /// One file to convert.
+        struct Job {
+            var input: String
+            var output: String
+            /// Named on the command line (as opposed to found in a directory).
+            var explicit: Bool
+        }
+
+        /// How one file ended.
+        enum Outcome {
+            case converted(unverified: Bool)
+            case unchanged
+            case skipped
+            case failed(ExitCode)
+        }
+
+        func run() throws {
+            var outcomes: [Outcome] = []
+            var jobs: [Job] = []
+            // 1. The files, and where each goes.
+            for input in inputs {
+                if isDirectory(input) {
+                    do {
+                        for relative in try Self.files(under: input) {
+                            let path = (input as NSString).appendingPathComponent(relative)
+                            jobs.append(Job(input: path, output: destination(for: path, relative: relative), explicit: false))
+                        }
+                    } catch let failure as CLIFailure {
+                        Diagnostics.emit(failure.path, .error, failure.message)
+                        outcomes.append(.failed(ExitStatus.badInput))
+                    }
+                } else {
+                    let name = (input as NSString).lastPathComponent
+                    jobs.append(Job(input: input, output: destination(for: input, relative: name), explicit: true))
+                }
+            }
+            // 2. Refuse, before doing anything, to overwrite an input or write two files to one place.
+            try reportingFailures(path: inputs[0]) {
+                var seen: [String: String] = [:]
+                for job in jobs where job.output != "-" {
+                    let key = URL(fileURLWithPath: job.output).standardizedFileURL.path
+                    if let other = seen[key] {
+                        throw CLIFailure(job.output, "both \(other) and \(job.input) would be written here; convert them separately", status: ExitStatus.usage)
+                    }
+                    seen[key] = job.input
+                    if !inPlace {
+                        do {
+                            try OutputFile.ensureDistinct(output: job.output, from: jobs.map(\.input) + trust.caFiles + trust.intermediateFiles)
+                        } catch var failure as CLIFailure {
+                            failure.message += " (--in-place replaces the inputs)"
+                            throw failure
+                        }
+                    }
+                }
+            }
+            // 3. The trust store, once (an unreadable --ca-file stops everything here).
+            var verifier: Verifier?
+            if !noVerify {
+                try reportingFailures(path: inputs[0]) { verifier = try trust.makeVerifier() }
+            }
+            // 4. Convert each file on its own.
+            let progress = Progress(total: jobs.count)
+            for (index, job) in jobs.enumerated() {
+                progress.show(index, job.input)
+                do {
+                    outcomes.append(try convert(job, verifier: verifier, progress: progress))
+                } catch let failure as CLIFailure {
+                    progress.clear()
+                    Diagnostics.emit(failure.path, .error, failure.message, code: failure.code)
+                    outcomes.append(.failed(failure.status))
+                } catch let error as AASAError {
+                    progress.clear()
+                    Diagnostics.emit(job.input, .error, error.message)
+                    outcomes.append(.failed(ExitStatus.badInput))
+                }
+            }
+            progress.clear()
+            if jobs.count > 1 || inputs.contains(where: isDirectory) { summarise(outcomes) }
+            var worst = ExitStatus.success
+            for case .failed(let status) in outcomes {
+                if status == ExitStatus.badInput || status == ExitStatus.usage {
+                    worst = status
+                    break
+                }
+                worst = status
+            }
+            if worst != ExitStatus.success { throw worst }
+        }
+
+        private func destination(for input: String, relative: String) -> String {
+            if inPlace { return input }
+            if let outDirectory { return (outDirectory as NSString).appendingPathComponent(relative) }
+            return output ?? "-"
+        }
+
+        private func convert(_ job: Job, verifier: Verifier?, progress: Progress) throws -> Outcome {
+            func emit(_ severity: Diagnostics.Severity, _ message: String) {
+                progress.clear()
+                Diagnostics.emit(job.input, severity, message)
+            }
+            let data = try InputFile.read(job.input)
+            let detection = FileKindDetector.detect(data)
+            var content: Data
+            var unverified = false
+            var what: String
+            if detection.kind.isSigned {
+                if noVerify {
+                    guard let message = detection.message, !message.signerInfos.isEmpty, message.hasContent else {
+                        throw CLIFailure(job.input, "nothing to convert: a signed file with no embedded content or no signer")
+                    }
+                    content = try message.unverifiedContent()
+                    unverified = true
+                    emit(.warning, "unverified (--no-verify): the signature and the signer were not checked")
+                    what = "\(detection.kind.rawValue), unverified"
+                } else {
+                    guard let verifier else { throw CLIFailure(job.input, "internal error: no verifier") }
+                    let result = verifier.verify(data)
+                    guard let verified = result.content else {
+                        switch result.verdict {
+                        case .notSigned(let detail), .malformed(let detail):
+                            throw CLIFailure(job.input, "not converted: \(detail)", code: result.verdict.code)
+                        default:
+                            throw CLIFailure(
+                                job.input, "not converted: \(result.verdict.reason ?? "not valid"); nothing written",
+                                status: ExitStatus.checkFailed, code: result.verdict.code)
+                        }
+                    }
+                    content = verified
+                    what = "\(detection.kind.rawValue), verified"
+                }
+                // OpenSSL's MIME canonicalisation made every line end CRLF; the JSON had LF.
+                content = LineEndingStyle.crlfToLF(content)
+            } else if detection.kind == .json {
+                content = data
+                what = "json"
+            } else if let damaged = detection.damagedPKCS7Encoding {
+                throw CLIFailure(job.input, "not converted: damaged PKCS#7 \(damaged.rawValue.uppercased()): \(detection.detail ?? "")")
+            } else if !job.explicit && !Self.looksLikeJSON(data) {
+                emit(.note, "skipped: neither JSON nor a signed file (\(detection.detail ?? detection.kind.rawValue))")
+                return .skipped
+            } else if Self.looksLikeJSON(data) {
+                throw CLIFailure(job.input, "not converted: \(detection.detail ?? "not valid JSON")")
+            } else {
+                throw CLIFailure(job.input, "not converted: neither JSON nor a signed file (\(detection.detail ?? detection.kind.rawValue))")
+            }
+
+            // The JSON must parse, strictly.
+            let hasBOM = content.starts(with: [0xEF, 0xBB, 0xBF])
+            let body = hasBOM ? Data(content.dropFirst(3)) : content
+            let root: JSONNode
+            do {
+                root = try JSONParser().parse(body)
+            } catch let error as JSONSyntaxError {
+                throw CLIFailure(job.input, "not converted: the \(detection.kind.isSigned ? "embedded content" : "file") is not valid JSON: \(error)")
+            }
+            if !job.explicit && !detection.kind.isSigned
+                && !(root.members ?? []).contains(where: { AASADocument.serviceKeys.contains($0.key) })
+            {
+                emit(.note, "skipped: JSON without applinks, webcredentials, activitycontinuation or appclips (not an AASA file)")
+                return .skipped
+            }
+            if root.members == nil {
+                emit(.warning, "the top level is \(root.typeName), not an object: this is not an AASA document")
+            }
+
+            let converted: Data
+            let (clean, duplicates) = root.deduplicatingKeys()
+            if preserveFormat {
+                converted = content
+                for duplicate in duplicates {
+                    emit(.warning, "duplicate key: \(duplicate.path) appears \(duplicate.positions.count) times; kept as written (--preserve-format), Apple's parser uses the last one")
+                }
+            } else {
+                for duplicate in duplicates {
+                    emit(.warning, "duplicate key: \(duplicate); that is the value Apple's parser uses")
+                }
+                if hasBOM { emit(.note, "byte-order mark removed") }
+                converted = JSONWriter(style: compact ? .compact : .pretty).data(clean)
+                // Self-check: the output reads back as the same JSON.
+                guard let reread = try? JSONParser().parse(converted), reread.isStructurallyEqual(to: clean) else {
+                    throw CLIFailure(job.input, "internal error: the converted JSON does not read back the same; nothing written")
+                }
+            }
+
+            if inPlace && converted == data {
+                emit(.note, "unchanged: already in this format")
+                return .unchanged
+            }
+            if job.output != "-" {
+                let directory = (job.output as NSString).deletingLastPathComponent
+                if !directory.isEmpty {
+                    do {
+                        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                    } catch {
+                        throw CLIFailure(job.output, "cannot write output: cannot create the directory \(directory)")
+                    }
+                }
+            }
+            try OutputFile.write(converted, to: job.output)
+            if inPlace || outDirectory != nil {
+                emit(.note, "converted (\(what)) → \(job.output)")
+            }
+            return .converted(unverified: unverified)
+        }
+
+        /// Whether the first byte that is not white space (after a byte-order mark) opens an
+        /// object or array: a broken JSON file, not some other kind of file.
+        static func looksLikeJSON(_ data: Data) -> Bool {
+            let body = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...]
+            let first = body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+            return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+        }
+
+        private func summarise(_ outcomes: [Outcome]) {
+            var converted = 0, unverified = 0, unchanged = 0, skipped = 0, verification = 0, unreadable = 0
+            for outcome in outcomes {
+                switch outcome {
+                case .converted(let isUnverified):
+                    converted += 1
+                    if isUnverified { unverified += 1 }
+                case .unchanged: unchanged += 1
+                case .skipped: skipped += 1
+                case .failed(let status):
+                    if status == ExitStatus.checkFailed { verification += 1 } else { unreadable += 1 }
+                }
+            }
+            let considered = outcomes.count - skipped
+            var parts = ["\(converted) of \(considered) \(considered == 1 ? "file" : "files") converted" + (unverified > 0 ? " (\(unverified) unverified)" : "")]
+            if unchanged > 0 { parts.append("\(unchanged) already converted") }
+            if verification > 0 { parts.append("\(verification) failed verification (nothing written for \(verification == 1 ? "it" : "them"))") }
+            if unreadable > 0 { parts.append("\(unreadable) unreadable, not JSON or not writable") }
+            if skipped > 0 { parts.append("\(skipped) skipped (not AASA files)") }
+            FileHandle.standardError.write(Data(("convert: " + parts.joined(separator: "; ") + "\n").utf8))
+        }
+
+        /// The regular files under `directory`, relative to it, sorted; version-control
+        /// directories are left out, symbolic links to directories are not followed.
+        static func files(under directory: String) throws -> [String] {
+            let root = URL(fileURLWithPath: directory)
+            guard let enumerator = FileManager.default.enumerator(
+                at: root, includingPropertiesForKeys: [.isRegularFileKey, .isDirectoryKey], options: [],
+                errorHandler: { _, _ in true })
+            else {
+                throw CLIFailure(directory, "cannot read the directory")
+            }
+            let base = root.path.hasSuffix("/") ? String(root.path.dropLast()) : root.path
+            var found: [String] = []
+            for case let url as URL in enumerator {
+                let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .isDirectoryKey])
+                if values?.isDirectory == true {
+                    if [".git", ".hg", ".svn"].contains(url.lastPathComponent) { enumerator.skipDescendants() }
+                    continue
+                }
+                guard values?.isRegularFile == true, !isWriterTemporary(url.lastPathComponent) else { continue }
+                let path = url.path
+                found.append(path.hasPrefix(base + "/") ? String(path.dropFirst(base.count + 1)) : url.lastPathComponent)
+            }
+            return found.sorted()
+        }
+    }
+}
+
+/// Whether `name` is a temporary file of ``OutputFile/write(_:to:)``: `.NAME.XXXXXX`.
+private func isWriterTemporary(_ name: String) -> Bool {
+    guard name.hasPrefix("."), name.count > 8 else { return false }
+    let suffix = name.suffix(7)
+    return suffix.first == "." && suffix.dropFirst().allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+}
+
+private func isDirectory(_ path: String) -> Bool {
+    guard path != "-" else { return false }
+    var info = stat()
+    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+}
+
+/// `[3/10] path` on standard error while a batch runs, only when it is a terminal.
+final class Progress {
+    private let total: Int
+    private let enabled: Bool
+    private var shown = false
+
+    init(total: Int) {
+        self.total = total
+        enabled = total > 1 && isatty(STDERR_FILENO) == 1
+    }
+
+    func show(_ index: Int, _ path: String) {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K[\(index + 1)/\(total)] \(path)".utf8))
+        shown = true
+    }
+
+    /// Clears the progress line before a diagnostic is printed.
+    func clear() {
+        guard shown else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        shown = false
+    }
+}

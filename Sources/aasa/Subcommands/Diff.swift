@@ -1,0 +1,162 @@
+import AASA
+import ArgumentParser
+import Foundation
+
+extension AASACommand {
+    struct Diff: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Compare what two AASA files mean: apps per service, rules per app, probe URLs whose verdict changes.",
+            discussion: """
+                Per service, the apps gained and lost; per applinks app, the rules of the entry that decides \
+                for it (the first naming it) added, removed, changed (another rule at the same place) or \
+                reordered, compared by meaning (a legacy path is the rule it stands for; settings after \
+                defaults); substitution variables whose values changed; and the probe URLs, derived from \
+                every pattern of both files (plus --urls-file), whose verdict changes for some app. A signed \
+                file's embedded JSON is used without verifying it. See docs/convert-and-migrate.md.
+
+                Exit status: 0 the files mean the same, 1 they differ, 2 a file is unreadable or not JSON, \
+                64 usage error.
+                """
+        )
+
+        @Argument(help: ArgumentHelp("The old file (plain or signed; '-' for standard input).", valueName: "old"))
+        var old: String
+
+        @Argument(help: ArgumentHelp("The new file (plain or signed; '-' for standard input).", valueName: "new"))
+        var new: String
+
+        @Option(name: .customLong("urls-file"), help: ArgumentHelp("Also compare these URLs: one a line, or an access log ('-' for standard input).", valueName: "file"))
+        var urlsFile: String?
+
+        @Option(help: "Output format: text or json.")
+        var format: OutputFormat = .text
+
+        /// Verdict changes listed at most (all are counted).
+        static let listedChanges = 1000
+        static let printedChanges = 20
+
+        func validate() throws {
+            if [old, new, urlsFile].filter({ $0 == "-" }).count > 1 {
+                throw ValidationError("standard input ('-') can be read only once")
+            }
+        }
+
+        func run() throws {
+            try reportingFailures(path: old) {
+                let before = try readDocument(old)
+                let after = try readDocument(new)
+                let extra = try urlsFile.map(URLList.open) ?? AnySequence([])
+                let diff = SemanticDiff.compare(old: before, new: after, extraURLs: extra, keeping: Self.listedChanges)
+                switch format {
+                case .json: try JSONOutput.print(Report(old: old, new: new, diff: diff))
+                case .text: printOut(text(diff))
+                }
+                if !diff.isSame { throw ExitStatus.checkFailed }
+            }
+        }
+
+        /// The document in a file: plain JSON, or a signed file's embedded JSON (not verified).
+        private func readDocument(_ path: String) throws -> AASADocument {
+            let data = try InputFile.read(path)
+            let detection = FileKindDetector.detect(data)
+            var json = data
+            if detection.kind.isSigned {
+                guard let message = detection.message, message.hasContent else {
+                    throw CLIFailure(path, "a signed file with no embedded content")
+                }
+                json = LineEndingStyle.crlfToLF(try message.unverifiedContent())
+                Diagnostics.emit(path, .note, "signed file: comparing its embedded JSON, which was not verified (use aasa verify)")
+            } else if let damaged = detection.damagedPKCS7Encoding {
+                throw CLIFailure(path, "damaged PKCS#7 \(damaged.rawValue.uppercased()): \(detection.detail ?? "")")
+            }
+            let body = json.starts(with: [0xEF, 0xBB, 0xBF]) ? Data(json.dropFirst(3)) : json
+            let root: JSONNode
+            do {
+                root = try JSONParser().parse(body)
+            } catch let error as JSONSyntaxError {
+                throw CLIFailure(path, "not JSON: \(error)")
+            }
+            guard root.members != nil else {
+                throw CLIFailure(path, "not an AASA document: the top level is \(root.typeName), not an object")
+            }
+            let (clean, duplicates) = root.deduplicatingKeys()
+            for duplicate in duplicates {
+                Diagnostics.emit(path, .warning, "duplicate key: \(duplicate); that is the value Apple's parser uses, and the comparison too")
+            }
+            return AASADocument(root: clean)
+        }
+
+        /// The `diff --format json` document (a stable contract: docs/convert-and-migrate.md).
+        struct Report: Encodable {
+            var old: String
+            var new: String
+            var same: Bool
+            var services: [SemanticDiff.ServiceChange]
+            var apps: [SemanticDiff.AppChanges]
+            var variables: [SemanticDiff.VariableChange]
+            var probes: SemanticDiff.ProbeSummary
+
+            init(old: String, new: String, diff: SemanticDiff) {
+                self.old = old
+                self.new = new
+                same = diff.isSame
+                services = diff.services
+                apps = diff.apps
+                variables = diff.variables
+                probes = diff.probes
+            }
+        }
+
+        private func text(_ diff: SemanticDiff) -> String {
+            var lines = ["--- \(Diagnostics.displayName(old))", "+++ \(Diagnostics.displayName(new))"]
+            for service in diff.services {
+                if !service.gained.isEmpty { lines.append("\(service.service): gained \(service.gained.joined(separator: ", "))") }
+                if !service.lost.isEmpty { lines.append("\(service.service): lost \(service.lost.joined(separator: ", "))") }
+            }
+            // Apps with the same changes in the same entries (an appIDs list) are shown together.
+            var groups: [(apps: [String], changes: SemanticDiff.AppChanges)] = []
+            for app in diff.apps {
+                var key = app
+                key.appID = ""
+                if let index = groups.firstIndex(where: { $0.changes == key }) {
+                    groups[index].apps.append(app.appID)
+                } else {
+                    groups.append(([app.appID], key))
+                }
+            }
+            for (apps, app) in groups {
+                let entries = app.entryBefore == app.entryAfter ? app.entryBefore : "\(app.entryBefore) → \(app.entryAfter)"
+                lines.append("\(apps.joined(separator: ", ")) (\(entries)):")
+                for rule in app.removed { lines.append("  removed  [\(rule.index)] \(rule.rule)") }
+                for rule in app.added { lines.append("  added    [\(rule.index)] \(rule.rule)") }
+                for rule in app.changed { lines.append("  changed  [\(rule.index)] \(rule.before) → \(rule.after)") }
+                for rule in app.reordered {
+                    let effect = rule.changesVerdicts ? "passes a rule of the other verdict: can change verdicts" : "same verdict as the rules it passes: no verdict changes"
+                    lines.append("  moved    [\(rule.before) → \(rule.after)] \(rule.rule) (\(effect))")
+                }
+            }
+            for variable in diff.variables {
+                func list(_ values: [String]?) -> String {
+                    values.map { "[" + $0.map { "\"\($0)\"" }.joined(separator: ", ") + "]" } ?? "(undefined)"
+                }
+                lines.append(
+                    "substitution variable \(variable.name): \(list(variable.before)) → \(list(variable.after))\(variable.used ? "" : " (not used by any pattern)")")
+            }
+            let probes = diff.probes
+            var sources = "\(probes.generated) generated from the patterns of both files"
+            if probes.truncated { sources += ", capped" }
+            if let urlsFile { sources += ", \(probes.fromFile) from \(Diagnostics.displayName(urlsFile))" }
+            if probes.changedCount == 0 {
+                lines.append("probe URLs: \(probes.compared) compared (\(sources)); none changes verdict")
+            } else {
+                lines.append("probe URLs: \(probes.compared) compared (\(sources)); \(probes.changedCount) change verdict:")
+                for change in probes.changes.prefix(Self.printedChanges) { lines.append("  \(change.summary)") }
+                if probes.changedCount > Self.printedChanges {
+                    lines.append("  … and \(probes.changedCount - Self.printedChanges) more (--format json lists up to \(Self.listedChanges))")
+                }
+            }
+            lines.append(diff.isSame ? "result: the files mean the same" : "result: the files differ")
+            return lines.joined(separator: "\n")
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import AASA
+import ArgumentParser
+import Foundation
+
+extension AASACommand {
+    struct Migrate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Rewrite a legacy AASA file in Apple's current format, with proof that no URL changes app.",
+            discussion: """
+                details keyed by app ID → array; appID → appIDs (entries with identical rules merged when \
+                that cannot change which entry decides); paths → components (NOT → "exclude": true, \
+                case-sensitive and percent-encoded, query and fragment unconstrained); applinks.apps dropped. \
+                --keep-legacy keeps apps, appID and paths beside the new keys for iOS 12 and earlier. \
+                Everything else is kept.
+
+                Before writing, the old and the new file are compared with the matcher on probe URLs derived \
+                from every pattern (and on --urls-file, e.g. an access log). If any app's verdict changes \
+                for any URL, or a path cannot be migrated faithfully (a "$(" in a legacy path), the \
+                differences are printed and nothing is written, unless --force. See \
+                docs/convert-and-migrate.md.
+
+                Exit status: 0 written (or already in the current format: nothing to do), 1 the proof found \
+                differences or the file cannot be migrated faithfully (nothing written), 2 unreadable or not \
+                JSON, 64 usage error.
+                """
+        )
+
+        @Argument(help: ArgumentHelp("The legacy AASA file, plain JSON ('-' for standard input).", valueName: "in"))
+        var file: String
+
+        @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Where to write the migrated JSON ('-' for standard output).", valueName: "out"))
+        var output: String = "-"
+
+        @Flag(name: .customLong("keep-legacy"), help: "Keep apps, appID and paths beside the modern keys (for iOS 12 and earlier).")
+        var keepLegacy = false
+
+        @Option(name: .customLong("urls-file"), help: ArgumentHelp("Also compare these URLs: one a line, or an access log ('-' for standard input).", valueName: "file"))
+        var urlsFile: String?
+
+        @Flag(help: "Write even when the proof finds differences or a path cannot be migrated faithfully.")
+        var force = false
+
+        @Flag(name: .customLong("dry-run"), help: "Migrate and run the proof, but write nothing.")
+        var dryRun = false
+
+        @Flag(help: "Write the JSON without white space.")
+        var compact = false
+
+        /// Verdict changes printed at most (all are counted).
+        static let printedDifferences = 20
+
+        func validate() throws {
+            if file == "-" && urlsFile == "-" { throw ValidationError("the AASA file and --urls-file cannot both be standard input") }
+        }
+
+        func run() throws {
+            try reportingFailures(path: file) {
+                try OutputFile.ensureDistinct(output: output, from: [file, urlsFile])
+                let root = try readPlainJSON(file, command: "migrate")
+                let migration = Migrator.migrate(root, options: MigrationOptions(keepLegacy: keepLegacy))
+                for duplicate in migration.duplicates {
+                    Diagnostics.emit(file, .warning, "duplicate key: \(duplicate); that is the value Apple's parser uses, and the migration too")
+                }
+                let fatal = migration.blockers.filter { !$0.forceable }
+                if !fatal.isEmpty {
+                    for blocker in fatal { Diagnostics.emit(file, .error, "cannot migrate: \(blocker)") }
+                    throw CLIFailure(file, "not migrated; nothing written", status: ExitStatus.checkFailed)
+                }
+                guard migration.changed else {
+                    Diagnostics.emit(
+                        file, .note,
+                        "already in the current format\(keepLegacy ? " (legacy keys kept)" : ""): nothing to migrate, nothing written")
+                    return
+                }
+                for note in migration.notes {
+                    Diagnostics.emit(file, note.kind == .warning ? .warning : .note, note.description)
+                }
+                let blocked = !migration.blockers.isEmpty
+                for blocker in migration.blockers {
+                    Diagnostics.emit(file, force ? .warning : .error, blocker.description)
+                }
+
+                // The proof runs on exactly the bytes that would be written.
+                let data = JSONWriter(style: compact ? .compact : .pretty).data(migration.root)
+                var written = migration
+                written.root = try JSONParser().parse(data)
+                let extra = try urlsFile.map(URLList.open) ?? AnySequence([])
+                let proof = Migrator.prove(written, extraURLs: extra, keeping: Self.printedDifferences)
+                report(proof)
+
+                let problems = blocked || !proof.isEquivalent
+                if problems && !force {
+                    throw CLIFailure(
+                        file,
+                        "not migrated: \(blocked ? "some paths cannot be migrated faithfully" : "the meaning would change"); nothing written (--force writes anyway)",
+                        status: ExitStatus.checkFailed)
+                }
+                if dryRun {
+                    Diagnostics.emit(file, .note, "dry run: nothing written")
+                    if problems { throw ExitStatus.checkFailed }
+                    return
+                }
+                if problems {
+                    Diagnostics.emit(file, .warning, "written despite the differences above (--force): check them before deploying")
+                }
+                try OutputFile.write(data, to: output)
+            }
+        }
+
+        private func report(_ proof: MigrationProof) {
+            var sources = "\(proof.probeCount) probes from \(proof.patternCount) \(proof.patternCount == 1 ? "pattern" : "patterns")"
+            if proof.truncated { sources += " (the probe set was capped)" }
+            if let urlsFile { sources += ", \(proof.extraCount) from \(Diagnostics.displayName(urlsFile))" }
+            let readings = proof.legacy == nil ? "" : ", as iOS 13+ and as iOS 12 and earlier read them"
+            if proof.isEquivalent {
+                Diagnostics.emit(
+                    file, .note,
+                    "proof: \(proof.compared) URLs compared (\(sources))\(readings): no app's verdict changed")
+                return
+            }
+            let severity: Diagnostics.Severity = force ? .warning : .error
+            for (label, result) in [("", proof.modern), ("iOS 12 and earlier: ", proof.legacy)] {
+                guard let result, !result.isEquivalent else { continue }
+                Diagnostics.emit(
+                    file, severity,
+                    "proof: \(label)\(result.changedCount) of \(result.compared) URLs compared (\(sources)) change verdict:")
+                for change in result.changes { Diagnostics.emit(file, severity, "proof: \(label)\(change.summary)") }
+                if result.changedCount > result.changes.count {
+                    Diagnostics.emit(file, severity, "proof: \(label)… and \(result.changedCount - result.changes.count) more")
+                }
+            }
+        }
+    }
+}
+
+/// Reads a plain JSON AASA file (a UTF-8 byte-order mark is skipped). A signed file is refused
+/// with a pointer to `aasa convert`, which verifies it first.
+func readPlainJSON(_ path: String, command: String) throws -> JSONNode {
+    let data = try InputFile.read(path)
+    let detection = FileKindDetector.detect(data)
+    if detection.kind.isSigned {
+        throw CLIFailure(path, "a signed file: convert it to plain JSON first (aasa convert, which verifies it), then \(command) that")
+    }
+    let body = data.starts(with: [0xEF, 0xBB, 0xBF]) ? Data(data.dropFirst(3)) : data
+    do {
+        let root = try JSONParser().parse(body)
+        guard root.members != nil else {
+            throw CLIFailure(path, "not an AASA document: the top level is \(root.typeName), not an object")
+        }
+        return root
+    } catch let error as JSONSyntaxError {
+        throw CLIFailure(path, "not JSON: \(error)")
+    }
+}
