@@ -24,9 +24,15 @@ public final class SignedData: Sendable {
     /// The certificates carried in the message, in message order (duplicates kept).
     public let certificates: [X509Certificate]
 
+    /// The most certificates a message may carry before it is refused as malformed. Real signed
+    /// AASA files carry two or three; each certificate is described (and hashed) when parsed.
+    public static let defaultMaximumCertificates = 256
+
     /// Parses a message in a known encoding.
-    /// - Throws: ``AASAError`` `.malformedMessage` when the bytes do not parse.
-    public init(data: Data, encoding: PKCS7Encoding) throws {
+    /// - Parameter maximumCertificates: refuse messages carrying more certificates than this.
+    /// - Throws: ``AASAError`` `.malformedMessage` when the bytes do not parse or carry too many
+    ///   certificates.
+    public init(data: Data, encoding: PKCS7Encoding, maximumCertificates: Int = SignedData.defaultMaximumCertificates) throws {
         var message: OpaquePointer?
         let status = data.withCBytes { caasa_pkcs7_parse($0, $1, encoding.cValue, &message) }
         guard status == .CAASA_OK, let message else {
@@ -41,6 +47,12 @@ public final class SignedData: Sendable {
         self.encoding = encoding
         var summary = caasa_pkcs7_summary()
         _ = caasa_pkcs7_summarize(message, &summary)
+        guard Int(summary.certificate_count) <= maximumCertificates else {
+            caasa_pkcs7_free(message)
+            throw AASAError(
+                .malformedMessage,
+                "the message carries \(summary.certificate_count) certificates, more than the limit of \(maximumCertificates)")
+        }
         contentInfoType = String(fixedCString: summary.type)
         isSignedData = summary.is_signed_data != 0
         encapsulatedContentType = String(fixedCString: summary.content_type)
