@@ -6,10 +6,15 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "AASA", targets: ["AASA"]),
+        .library(name: "AASAAudit", targets: ["AASAAudit"]),
         .executable(name: "aasa", targets: ["aasa"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // The audit's HTTPS client: SwiftNIO's HTTP/1.1 codec over NIOSSL, so that the TLS
+        // verification callback sees the chain of the very connection that serves the file.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
     ],
     targets: [
         // The system OpenSSL 3 (Debian: libssl-dev). Only CAASACrypto imports it.
@@ -32,10 +37,24 @@ let package = Package(
             name: "AASA",
             dependencies: ["CAASACrypto"]
         ),
+        // Live deployments over HTTPS (`aasa audit`): the only target with network dependencies.
+        .target(
+            name: "AASAAudit",
+            dependencies: [
+                "AASA",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         .executableTarget(
             name: "aasa",
             dependencies: [
                 "AASA",
+                "AASAAudit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -46,6 +65,11 @@ let package = Package(
         .testTarget(
             name: "AASACLITests",
             dependencies: ["aasa"]
+        ),
+        // Against a real nginx on 127.0.0.1 (started by the tests) with the certs/ PKI.
+        .testTarget(
+            name: "AASAAuditTests",
+            dependencies: ["AASAAudit", "AASA", "aasa"]
         ),
     ]
 )

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Builds aasa and runs its whole test suite (library, OpenSSL interop, CLI).
-# Installs libssl-dev, openssl and pkg-config first when they are missing.
+# Builds aasa and runs its whole test suite (library, OpenSSL interop, CLI, and the audit
+# against a real nginx that the tests start on 127.0.0.1).
+# Installs libssl-dev, openssl, pkg-config and nginx first when they are missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/ensure-deps.sh
+scripts/ensure-deps.sh nginx
 swift build --build-tests
 swift test --skip-build "$@"

@@ -13,7 +13,7 @@ struct AASACommand: ParsableCommand {
             See docs/exit-codes.md.
             """,
         version: AASAVersion.current,
-        subcommands: [Check.self, Lint.self, Match.self, Verify.self, Extract.self, Detect.self, Inspect.self, Sign.self, Convert.self, Migrate.self, Diff.self]
+        subcommands: [Check.self, Lint.self, Match.self, Verify.self, Extract.self, Detect.self, Inspect.self, Sign.self, Audit.self, Convert.self, Migrate.self, Diff.self]
     )
 }
 

@@ -152,7 +152,7 @@ public struct Verifier: Sendable {
 
     // MARK: Chains
 
-    private func checkChain(
+    func checkChain(
         of signers: CertificateStack, index: Int, untrusted: CertificateStack, at checkedAt: Date
     ) -> (failure: VerificationVerdict?, chain: [CertificateInfo]) {
         var outcome = caasa_chain_result()

@@ -1,0 +1,100 @@
+import AASA
+import Foundation
+
+/// How ``Auditor`` fetches and judges each domain.
+public struct AuditConfiguration: Sendable {
+    /// Apple's CDN, which iOS 14 and later ask instead of the domain itself.
+    public static let appleCDNBaseURL = "https://app-site-association.cdn-apple.com/a/v1/"
+
+    /// The largest body read, in bytes: a little over Apple's 128 KB, so that a file just over
+    /// the limit is still read, linted and reported with its size. Reading stops past it.
+    public static let defaultMaximumBodySize = 131_072 + 4_096
+
+    /// Trust for TLS server certificates and for signers: the system roots and/or extra anchors.
+    public var trust: TrustConfiguration
+    /// The time certificates are checked at (nil: now).
+    public var checkTime: Date?
+    /// The longest one request may take, connecting included.
+    public var timeout: TimeInterval
+    /// How many times a request that could not connect is tried again (never for TLS failures,
+    /// HTTP answers or timeouts after connecting).
+    public var retries: Int
+    /// The pause before the first retry; it doubles for each further one.
+    public var retryDelay: TimeInterval
+    /// Bytes read at most from one body (see ``defaultMaximumBodySize``).
+    public var maximumBodySize: Int
+    /// Connections to these names go to these addresses (`--resolve`).
+    public var resolve: [ResolveRule]
+    /// Also fetch Apple's CDN copy and compare it with the origin's.
+    public var checkCDN: Bool
+    /// The CDN's base URL; the domain is appended (`--cdn-base-url`, for tests and mirrors).
+    public var cdnBaseURL: String
+    /// The `User-Agent` sent.
+    public var userAgent: String
+    /// Event-loop threads (default: one per core).
+    public var threads: Int
+
+    public init(
+        trust: TrustConfiguration = TrustConfiguration(), checkTime: Date? = nil, timeout: TimeInterval = 10,
+        retries: Int = 2, retryDelay: TimeInterval = 0.25, maximumBodySize: Int = defaultMaximumBodySize,
+        resolve: [ResolveRule] = [], checkCDN: Bool = false, cdnBaseURL: String = appleCDNBaseURL,
+        userAgent: String = "aasa-audit", threads: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) {
+        self.trust = trust
+        self.checkTime = checkTime
+        self.timeout = timeout
+        self.retries = retries
+        self.retryDelay = retryDelay
+        self.maximumBodySize = maximumBodySize
+        self.resolve = resolve
+        self.checkCDN = checkCDN
+        self.cdnBaseURL = cdnBaseURL
+        self.userAgent = userAgent
+        self.threads = max(1, threads)
+    }
+}
+
+/// An `https://host[:port]/prefix/` base URL (the CDN's), split into its parts.
+struct BaseURL: Sendable {
+    var host: String
+    var port: Int
+    /// The path, ending in `/`.
+    var path: String
+
+    /// Why a base URL cannot be used.
+    struct ParseError: Error, Sendable, CustomStringConvertible {
+        let description: String
+    }
+
+    init(_ text: String) throws {
+        guard let components = URLComponents(string: text), components.scheme?.lowercased() == "https",
+            let host = components.host, !host.isEmpty
+        else {
+            throw ParseError(description: "'\(text)' is not an https:// URL")
+        }
+        guard components.query == nil, components.fragment == nil, components.user == nil else {
+            throw ParseError(description: "'\(text)': give a base URL without query, fragment or user")
+        }
+        self.host = host.lowercased()
+        port = components.port ?? 443
+        var path = components.percentEncodedPath
+        if path.isEmpty { path = "/" }
+        if !path.hasSuffix("/") { path += "/" }
+        self.path = path
+    }
+
+    /// The URL for `domain` below this base (the host name only: Apple's CDN knows no ports).
+    func url(for domain: AuditDomain) -> FetchTarget {
+        FetchTarget(host: host, port: port, path: path + domain.host)
+    }
+}
+
+/// One URL to fetch, already split.
+struct FetchTarget: Sendable, Hashable {
+    var host: String
+    var port: Int
+    var path: String
+
+    var authority: String { port == 443 ? host : "\(host):\(port)" }
+    var url: String { "https://\(authority)\(path)" }
+}

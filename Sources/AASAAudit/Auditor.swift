@@ -1,0 +1,115 @@
+import AASA
+import Foundation
+import NIOCore
+import NIOPosix
+
+/// Audits live deployments: fetches each domain's apple-app-site-association over HTTPS as
+/// Apple does, and reports what is legacy or broken.
+///
+/// ```swift
+/// let auditor = try Auditor(configuration: AuditConfiguration(checkCDN: true))
+/// defer { auditor.shutdown() }
+/// let report = try auditor.audit(AuditDomain.parse("example.com")).wait()
+/// print(report.verdict, report.diagnostics.map(\.rule))
+/// ```
+///
+/// Each domain's two paths (and the CDN copy) are fetched at once on one event loop; the
+/// file is then verified and linted on a thread pool, off the event loops. The auditor keeps
+/// nothing about a domain once its report is returned. Call ``shutdown()`` when done.
+public final class Auditor: Sendable {
+    /// The two paths Apple's fetcher has used: `.well-known` (iOS 9.3 and later, and the CDN),
+    /// then the root (iOS 9.0-9.2, and the fallback of later versions up to iOS 13).
+    public static let paths = ["/.well-known/apple-app-site-association", "/apple-app-site-association"]
+
+    public let configuration: AuditConfiguration
+    private let group: MultiThreadedEventLoopGroup
+    private let threadPool: NIOThreadPool
+    private let fetcher: HTTPSFetcher
+    private let signatureVerifier: Verifier
+    private let cdnBase: BaseURL?
+
+    /// Why an auditor cannot be made.
+    public struct SetupError: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Loads the trust store and starts the event loops and the thread pool.
+    /// - Throws: ``SetupError`` for an unusable CDN base URL or trust configuration.
+    public init(configuration: AuditConfiguration) throws {
+        self.configuration = configuration
+        let trust: TrustStore
+        do {
+            trust = try TrustStore(configuration.trust)
+        } catch let error as AASAError {
+            throw SetupError(description: "cannot load the trust store: \(error.message)")
+        }
+        do {
+            cdnBase = configuration.checkCDN ? try BaseURL(configuration.cdnBaseURL) : nil
+        } catch let error as BaseURL.ParseError {
+            throw SetupError(description: "--cdn-base-url \(error.description)")
+        }
+        group = MultiThreadedEventLoopGroup(numberOfThreads: configuration.threads)
+        threadPool = NIOThreadPool(numberOfThreads: configuration.threads)
+        threadPool.start()
+        do {
+            fetcher = try HTTPSFetcher(group: group, configuration: configuration, trust: trust)
+        } catch {
+            try? group.syncShutdownGracefully()
+            try? threadPool.syncShutdownGracefully()
+            throw SetupError(description: "cannot set up TLS: \(error)")
+        }
+        signatureVerifier = Verifier(
+            trust: trust, options: VerificationOptions(purpose: .sslServer, time: configuration.checkTime))
+    }
+
+    /// Stops the event loops and the thread pool. Call it once, outside any event loop.
+    public func shutdown() {
+        try? group.syncShutdownGracefully()
+        try? threadPool.syncShutdownGracefully()
+    }
+
+    /// Audits one domain. The future never fails: every problem is a finding in the report.
+    public func audit(_ domain: AuditDomain) -> EventLoopFuture<DomainReport> {
+        let eventLoop = group.next()
+        let startedAt = Date()
+        let clock = NIODeadline.now()
+        var fetches = Self.paths.map { path in
+            fetcher.fetch(FetchTarget(host: domain.host, port: domain.port, path: path), on: eventLoop)
+        }
+        if let cdnBase { fetches.append(fetcher.fetch(cdnBase.url(for: domain), on: eventLoop)) }
+        let checkTime = configuration.checkTime
+        let verifier = signatureVerifier
+        let checksCDN = cdnBase != nil
+        return EventLoopFuture.whenAllSucceed(fetches, on: eventLoop).flatMap { results in
+            self.threadPool.runIfActive(eventLoop: eventLoop) {
+                let analysis = DomainAnalysis(
+                    domain: domain, wellKnown: results[0], root: results[1], cdn: checksCDN ? results[2] : nil,
+                    verifier: verifier, checkTime: checkTime ?? Date())
+                return analysis.report(
+                    startedAt: startedAt, durationMs: (Double((NIODeadline.now() - clock).nanoseconds) / 1e5).rounded() / 10)
+            }
+        }.flatMapErrorThrowing { error in
+            // Only a shut-down thread pool gets here.
+            DomainReport(
+                domain: domain.description, host: domain.host, port: domain.port, verdict: .broken, file: nil, paths: [],
+                tls: nil, cdn: nil,
+                diagnostics: [AuditDiagnostic(HostingRules.connectionFailed, "the audit was stopped: \(error)", url: nil)],
+                startedAt: startedAt, durationMs: 0)
+        }
+    }
+
+    /// Audits one domain and calls `completion` with its report, on an event loop thread
+    /// (see ``audit(_:)``): for callers that wait in their own way, such as a synchronous CLI.
+    public func audit(_ domain: AuditDomain, completion: @escaping @Sendable (DomainReport) -> Void) {
+        audit(domain).whenSuccess(completion)
+    }
+
+    /// Audits one domain (see ``audit(_:)``).
+    public func report(for domain: AuditDomain) async -> DomainReport {
+        // `audit(_:)` never fails.
+        (try? await audit(domain).get())
+            ?? DomainReport(
+                domain: domain.description, host: domain.host, port: domain.port, verdict: .broken, file: nil, paths: [],
+                tls: nil, cdn: nil, diagnostics: [], startedAt: Date(), durationMs: 0)
+    }
+}

@@ -1,0 +1,83 @@
+import AASAAudit
+import Foundation
+
+/// The domains to audit, read lazily: the arguments first, then `--domains-file` (one a line,
+/// `#` comments and blank lines skipped, `-` for standard input), so that a list of any length
+/// never sits in memory.
+final class DomainSource {
+    /// One entry: a domain, or a line that is not one (with where it came from).
+    enum Entry {
+        case domain(AuditDomain)
+        case invalid(origin: String, message: String)
+    }
+
+    private var arguments: IndexingIterator<[String]>
+    private let file: String?
+    private var reader: LineReader?
+    private var lineNumber = 0
+
+    init(arguments: [String], file: String?) throws {
+        self.arguments = arguments.makeIterator()
+        self.file = file
+        if let file { reader = try LineReader(path: file, maximumLineLength: 4_096) }
+    }
+
+    /// The number of entries, when it is cheap to know (arguments, and a regular file,
+    /// counted in one pass without keeping it); nil for standard input.
+    static func count(arguments: [String], file: String?) -> Int? {
+        guard let file else { return arguments.count }
+        guard file != "-", let handle = FileHandle(forReadingAtPath: file) else { return nil }
+        defer { try? handle.close() }
+        var count = 0
+        var line = Data()
+        func flush() {
+            if isDomainLine(String(decoding: line, as: UTF8.self)) { count += 1 }
+            line.removeAll(keepingCapacity: true)
+        }
+        while true {
+            let chunk = handle.readData(ofLength: 64 * 1024)
+            if chunk.isEmpty { break }
+            for byte in chunk {
+                if byte == 0x0A {
+                    flush()
+                } else if line.count < 4_096 {
+                    line.append(byte)
+                }
+            }
+        }
+        flush()
+        return arguments.count + count
+    }
+
+    private static func strip(_ line: String) -> String {
+        let content = line.firstIndex(of: "#").map { line[..<$0] } ?? Substring(line)
+        return content.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private static func isDomainLine(_ line: String) -> Bool { !strip(line).isEmpty }
+
+    /// The next entry, or nil at the end.
+    func next() -> Entry? {
+        if let argument = arguments.next() {
+            do {
+                return .domain(try AuditDomain.parse(argument))
+            } catch {
+                return .invalid(origin: argument, message: "\(error)")
+            }
+        }
+        guard let reader, let file else { return nil }
+        while let (line, truncated) = reader.next() {
+            lineNumber += 1
+            let text = Self.strip(line)
+            if text.isEmpty { continue }
+            let origin = "\(Diagnostics.displayName(file)):\(lineNumber)"
+            if truncated { return .invalid(origin: origin, message: "the line is too long to be a domain") }
+            do {
+                return .domain(try AuditDomain.parse(text))
+            } catch {
+                return .invalid(origin: origin, message: "\(error)")
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,348 @@
+import AASA
+import AASAAudit
+import Foundation
+
+/// Prints `aasa audit` results as they come: text blocks, one streamed JSON document, or JSON
+/// lines. Keeps only counts and the summary table (in a temporary file), so memory stays flat
+/// however many domains there are.
+final class AuditPrinter {
+    let format: AuditFormat
+    let failOn: Severity
+    private let progress: ProgressBar?
+    private let table = SummaryTable(columns: ["DOMAIN", "VERDICT", "FILE", "KIND", "TLS", "ERR", "WARN", "DEPR"])
+    private var verdicts: [DeprecationReport.Verdict: Int] = [:]
+    private var rules: [String: Int] = [:]
+    private(set) var domains = 0
+    private(set) var failedDomains = 0
+    private var invalidEntries = 0
+
+    init(format: AuditFormat, failOn: Severity, progress: ProgressBar?) {
+        self.format = format
+        self.failOn = failOn
+        self.progress = progress
+        if format == .json { write("{\n  \"domains\" : [") }
+    }
+
+    /// Whether standard output shares the terminal with the progress bar.
+    private let outputIsTerminal = isatty(STDOUT_FILENO) == 1
+
+    private func write(_ text: String) {
+        if outputIsTerminal { progress?.clear() }
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    /// A domain entry that is not a domain: one diagnostic line on stderr.
+    func invalid(origin: String, message: String) {
+        invalidEntries += 1
+        progress?.clear()
+        Diagnostics.emit(origin, .error, message)
+    }
+
+    func tick(inFlight: Int) {
+        progress?.update(done: domains, inFlight: inFlight)
+    }
+
+    func domain(_ report: DomainReport) {
+        domains += 1
+        verdicts[report.verdict, default: 0] += 1
+        for rule in Set(report.diagnostics.map(\.rule.rawValue)) { rules[rule, default: 0] += 1 }
+        if report.diagnostics.contains(where: { $0.severity >= failOn }) { failedDomains += 1 }
+        switch format {
+        case .text:
+            write(AuditText.block(report) + "\n")
+            table.append([
+                report.domain, report.verdict.rawValue, AuditText.servedFrom(report), report.file?.kind ?? "-",
+                report.tls?.verdict ?? "-", String(report.count(.error)), String(report.count(.warning)),
+                String(report.count(.deprecation)),
+            ])
+        case .json:
+            let object = (try? JSONOutput.encode(report)).map { String(decoding: $0, as: UTF8.self) } ?? "{}\n"
+            let indented = object.trimmingCharacters(in: .newlines).split(separator: "\n", omittingEmptySubsequences: false)
+                .map { "    " + $0 }.joined(separator: "\n")
+            write((domains == 1 ? "\n" : ",\n") + indented)
+        case .jsonl:
+            write(((try? Self.compact(report)) ?? "{}") + "\n")
+        }
+        progress?.update(done: domains, inFlight: nil)
+    }
+
+    private static func compact(_ report: DomainReport) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return String(decoding: try encoder.encode(report), as: UTF8.self)
+    }
+
+    /// The summary: a table (text) or the document's end (json).
+    func finish() {
+        progress?.finish()
+        switch format {
+        case .text:
+            var lines = ["Summary: \(domains) domain\(domains == 1 ? "" : "s")" + (domains == 0 ? "" : ": " + verdictCounts())]
+            if invalidEntries > 0 { lines.append("\(invalidEntries) entr\(invalidEntries == 1 ? "y was" : "ies were") not a domain (see standard error)") }
+            if failedDomains > 0 {
+                lines.append("\(failedDomains) domain\(failedDomains == 1 ? " has" : "s have") findings at or above \(failOn.rawValue) (exit status 1)")
+            }
+            write(lines.joined(separator: "\n") + "\n")
+            if domains > 0 {
+                write("\n")
+                table.render { self.write($0) }
+            }
+        case .json:
+            let summary = Summary(
+                domains: domains, verdicts: Dictionary(uniqueKeysWithValues: verdicts.map { ($0.key.rawValue, $0.value) }),
+                rules: rules, failOn: failOn.rawValue, failed: failedDomains, invalidEntries: invalidEntries)
+            let object = (try? JSONOutput.encode(summary)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+            let indented = object.trimmingCharacters(in: .newlines).split(separator: "\n", omittingEmptySubsequences: false)
+                .enumerated().map { $0.offset == 0 ? String($0.element) : "  " + $0.element }.joined(separator: "\n")
+            write((domains == 0 ? "\n" : "\n") + "  ],\n  \"summary\" : " + indented + "\n}\n")
+        case .jsonl:
+            break
+        }
+    }
+
+    private func verdictCounts() -> String {
+        let order: [(DeprecationReport.Verdict, String)] = [
+            (.current, "current"), (.legacy, "legacy"), (.needsAttention, "needs attention"), (.broken, "broken"),
+        ]
+        return order.compactMap { verdict, name in verdicts[verdict].map { "\($0) \(name)" } }.joined(separator: ", ")
+    }
+
+    /// The `summary` member of `--format json`.
+    struct Summary: Encodable {
+        var domains: Int
+        /// Domains per verdict.
+        var verdicts: [String: Int]
+        /// Domains per rule ID that fired.
+        var rules: [String: Int]
+        var failOn: String
+        /// Domains with a finding at or above `failOn`.
+        var failed: Int
+        /// Entries that were not domains.
+        var invalidEntries: Int
+    }
+}
+
+/// The text report of one domain.
+enum AuditText {
+    static func servedFrom(_ report: DomainReport) -> String {
+        guard let url = report.file?.url else { return "-" }
+        return url.hasSuffix("/.well-known/apple-app-site-association") ? ".well-known" : "root"
+    }
+
+    static func size(_ bytes: Int) -> String {
+        bytes < 10_240 ? "\(bytes) bytes" : String(format: "%.1f KB", Double(bytes) / 1024)
+    }
+
+    static func milliseconds(_ value: Double?) -> String {
+        guard let value else { return "-" }
+        return value < 10 ? String(format: "%.1f ms", value) : String(format: "%.0f ms", value)
+    }
+
+    static func day(_ date: Date) -> String { TextReport.date(date) }
+
+    static func block(_ report: DomainReport) -> String {
+        var lines = ["\(report.domain): \(report.verdict.rawValue)"]
+        for path in report.paths { lines += self.path(path, label: "GET") }
+        if let tls = report.tls {
+            var head = "  TLS: " + (tls.verified ? "verified" : "NOT verified (\(tls.verdict))")
+            if let version = tls.version { head += ", \(version)" }
+            lines.append(head)
+            if let reason = tls.reason { lines.append("      \(reason)") }
+            for (depth, certificate) in tls.chain.enumerated() {
+                var line = "      \(depth) \(certificate.subject)"
+                let names = certificate.subjectAlternativeNames
+                if !names.isEmpty { line += " [\(names.prefix(4).joined(separator: ", "))\(names.count > 4 ? ", …" : "")]" }
+                line += ", issuer \(certificate.issuer), until \(day(certificate.notAfter))"
+                lines.append(line)
+            }
+        }
+        if let file = report.file {
+            lines.append("  file: \(file.url) (\(file.kind), \(size(file.size)))")
+            if let signature = file.signature {
+                var line = "  signature: \(signature.verdict)"
+                if let reason = signature.reason { line += " (\(reason))" }
+                lines.append(line)
+                if let signer = signature.signer {
+                    let identity: String
+                    switch signature.identity {
+                    case "same-certificate": identity = "the TLS certificate itself"
+                    case "same-key": identity = "same key as the TLS certificate"
+                    case "valid-for-host": identity = "another key, but valid for \(report.host)"
+                    case "not-identity": identity = "NOT the domain's TLS identity"
+                    default: identity = "not compared with the TLS certificate"
+                    }
+                    lines.append("      signer \(signer.subject), until \(day(signer.notAfter)): \(identity)")
+                }
+            }
+        } else {
+            lines.append("  file: none")
+        }
+        if let cdn = report.cdn {
+            lines += path(cdn.fetch, label: "CDN")
+            if cdn.comparison != "not-compared" { lines.append("      compared with the origin: \(cdn.comparison)") }
+            for (name, value) in cdn.failure.sorted(by: { $0.key < $1.key }) { lines.append("      \(name): \(value)") }
+        }
+        lines += findings(report)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func path(_ path: PathReport, label: String) -> [String] {
+        var lines = ["  \(label) \(path.url)"]
+        var facts: [String] = []
+        if let status = path.status { facts.append(String(status)) }
+        if let location = path.location { facts.append("Location: \(location)") }
+        if let type = path.contentType { facts.append(type) }
+        if let encoding = path.contentEncoding { facts.append("Content-Encoding: \(encoding)") }
+        if path.truncated {
+            facts.append(path.declaredSize.map { "\(size($0)) announced, over the cap (not read)" } ?? "more than \(size(path.size ?? 0)) (stopped at the cap)")
+        } else if let bytes = path.size {
+            facts.append(size(bytes))
+        }
+        if let kind = path.kind { facts.append(kind) }
+        if let error = path.error { facts.append("\(error.rule): \(error.message)") }
+        let timing = path.timings
+        var when = "total \(milliseconds(timing.totalMs))"
+        if timing.connectMs != nil {
+            when = "connect \(milliseconds(timing.connectMs)), TLS \(milliseconds(timing.tlsMs)), first byte \(milliseconds(timing.firstByteMs)), " + when
+        }
+        if let address = path.address { when = "\(address); " + when }
+        if path.attempts > 1 { when += "; \(path.attempts) attempts" }
+        lines.append("      " + facts.joined(separator: ", "))
+        lines.append("      " + when)
+        return lines
+    }
+
+    private static func findings(_ report: DomainReport) -> [String] {
+        let shown = report.diagnostics.filter { $0.severity != .info }
+        let info = report.diagnostics.count - shown.count
+        guard !report.diagnostics.isEmpty else { return ["  findings: none"] }
+        var lines = ["  findings:"]
+        var stepsShown = Set<String>()
+        for diagnostic in shown {
+            var line = "    \(diagnostic.severity.rawValue): [\(diagnostic.rule.rawValue)] \(diagnostic.message)"
+            if !diagnostic.location.path.components.isEmpty {
+                line += " (at \(diagnostic.location.path)" + (diagnostic.location.line.map { ", line \($0)" } ?? "") + ")"
+            }
+            lines.append(line)
+            guard !stepsShown.contains(diagnostic.rule.rawValue) else { continue }
+            stepsShown.insert(diagnostic.rule.rawValue)
+            if let entry = HostingRules.entries[diagnostic.rule] {
+                lines.append("        next step: \(entry.fix)")
+            } else if let item = report.file?.items.first(where: { $0.rule == diagnostic.rule }) {
+                lines.append("        next step: \(item.nextStep)")
+            }
+        }
+        if info > 0 { lines.append("    (and \(info) info finding\(info == 1 ? "" : "s"): --format json lists them)") }
+        return lines
+    }
+}
+
+/// The summary table, kept in an unlinked temporary file until the end so that it costs no
+/// memory per domain; column widths are tracked as rows arrive.
+final class SummaryTable {
+    private let columns: [String]
+    private var widths: [Int]
+    private var handle: FileHandle?
+    private var rows = 0
+
+    init(columns: [String]) {
+        self.columns = columns
+        widths = columns.map(\.count)
+        var template = Array("\(NSTemporaryDirectory())/aasa-audit-summary.XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        if fd >= 0 {
+            template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+            handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        }
+    }
+
+    func append(_ row: [String]) {
+        let cells = row.map { $0.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ") }
+        for (index, cell) in cells.enumerated() where index < widths.count { widths[index] = max(widths[index], cell.count) }
+        handle?.write(Data((cells.joined(separator: "\t") + "\n").utf8))
+        rows += 1
+    }
+
+    /// Writes the table, a chunk of lines at a time.
+    func render(_ write: (String) -> Void) {
+        write(format(columns) + "\n")
+        guard let handle else { return }
+        handle.seek(toFileOffset: 0)
+        var pending = Data()
+        var out = ""
+        while true {
+            let chunk = handle.readData(ofLength: 64 * 1024)
+            if chunk.isEmpty { break }
+            pending.append(chunk)
+            while let newline = pending.firstIndex(of: 0x0A) {
+                let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
+                pending.removeSubrange(pending.startIndex...newline)
+                out += format(line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)) + "\n"
+            }
+            write(out)
+            out = ""
+        }
+    }
+
+    private func format(_ cells: [String]) -> String {
+        var line = ""
+        for (index, cell) in cells.enumerated() {
+            let width = index < widths.count ? widths[index] : cell.count
+            let numeric = index >= 5
+            let padding = String(repeating: " ", count: max(0, width - cell.count))
+            line += (index == 0 ? "" : "  ") + (numeric ? padding + cell : cell + padding)
+        }
+        while line.hasSuffix(" ") { line.removeLast() }
+        return line
+    }
+}
+
+/// A one-line progress bar on standard error (only when it is a terminal), redrawn at most
+/// ten times a second and cleared before anything else is printed.
+final class ProgressBar {
+    private let total: Int?
+    private let started = Date()
+    private var lastDraw = Date.distantPast
+    private var done = 0
+    private var inFlight = 0
+    private var visible = false
+
+    init(total: Int?) {
+        self.total = total
+    }
+
+    func update(done: Int, inFlight: Int?) {
+        self.done = done
+        if let inFlight { self.inFlight = inFlight }
+        let now = Date()
+        guard now.timeIntervalSince(lastDraw) >= 0.1 else { return }
+        lastDraw = now
+        draw(now)
+    }
+
+    private func draw(_ now: Date) {
+        let elapsed = max(now.timeIntervalSince(started), 0.001)
+        let rate = String(format: "%.1f/s", Double(done) / elapsed)
+        var line: String
+        if let total, total > 0 {
+            let width = 30
+            let filled = min(width, done * width / total)
+            line = "[\(String(repeating: "#", count: filled))\(String(repeating: ".", count: width - filled))] \(done)/\(total)"
+        } else {
+            line = "\(done) domains"
+        }
+        line += " \(rate), \(inFlight) in flight"
+        FileHandle.standardError.write(Data("\r\u{1B}[2K\(line)".utf8))
+        visible = true
+    }
+
+    func clear() {
+        guard visible else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+        visible = false
+        lastDraw = .distantPast
+    }
+
+    func finish() { clear() }
+}

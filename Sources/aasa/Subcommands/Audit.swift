@@ -1,0 +1,245 @@
+import AASA
+import AASAAudit
+import ArgumentParser
+import Foundation
+
+extension AASACommand {
+    /// `aasa audit`: a synchronous command over the asynchronous `AASAAudit` work (the root
+    /// stays a `ParsableCommand`; see AASACommand). It starts audits on the auditor's event
+    /// loops and waits for their results on a condition variable, printing each as it is ready.
+    struct Audit: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Fetch live domains' AASA files over HTTPS, as Apple does, and report what is legacy or broken.",
+            discussion: """
+                For each domain, fetches https://DOMAIN/.well-known/apple-app-site-association and the legacy \
+                https://DOMAIN/apple-app-site-association without following redirects, records status, \
+                Content-Type, size, timings and the TLS certificate chain (checked against the system roots and \
+                --ca-file), then runs what 'aasa check' runs on the file iOS would use: detect, verify when \
+                signed (and whether the signer is the domain's TLS identity), lint, deprecation report. \
+                Hosting findings have their own rule IDs (docs/rules.md). With --cdn, also compares Apple's CDN \
+                copy. Guide: docs/audit.md.
+
+                Exit status: 0 no finding at or above --fail-on (default error); 1 findings at that level; \
+                2 a domain entry or a --ca-file/--domains-file cannot be read or used (the other domains are \
+                still audited); 64 usage error.
+                """
+        )
+
+        @Argument(help: ArgumentHelp("Domains to audit: example.com or host:port.", valueName: "domain"))
+        var domains: [String] = []
+
+        @Option(
+            name: .customLong("domains-file"),
+            help: ArgumentHelp("Read domains from FILE, one a line ('#' comments; '-' for standard input).", valueName: "file"))
+        var domainsFile: String?
+
+        @Option(help: "Output format: text (a block per domain and a summary table), json (one document) or jsonl (one object per domain as it finishes).")
+        var format: AuditFormat = .text
+
+        @Option(name: .customLong("fail-on"), help: "Exit 1 on findings at or above: error (default), warning, deprecation, info.")
+        var failOn: Severity = .error
+
+        @Option(help: ArgumentHelp("Domains audited at once (default 16).", valueName: "n"))
+        var concurrency = 16
+
+        @Option(help: ArgumentHelp("Seconds one request may take, connecting included (default 10).", valueName: "seconds"))
+        var timeout: Double = 10
+
+        @Option(help: ArgumentHelp("Retries after a connection error (never after TLS errors, answers or timeouts; default 2).", valueName: "n"))
+        var retries = 2
+
+        @Option(
+            name: .customLong("max-bytes"),
+            help: ArgumentHelp("Stop reading a body past this size and report file-too-large (default 135168, a little over 128 KB).", valueName: "n"))
+        var maxBytes = AuditConfiguration.defaultMaximumBodySize
+
+        @Option(
+            help: ArgumentHelp(
+                "Connect to ADDRESS for HOST on PORT, keeping HOST for TLS and the Host header, as curl's --resolve (repeatable; HOST may be *.example.com or *, PORT may be *).",
+                valueName: "host:port:address"))
+        var resolve: [String] = []
+
+        @Flag(help: "Also fetch Apple's CDN copy and compare it with the origin's.")
+        var cdn = false
+
+        @Option(
+            name: .customLong("cdn-base-url"),
+            help: ArgumentHelp("The CDN's base URL; the domain is appended (default \(AuditConfiguration.appleCDNBaseURL)).", valueName: "url"))
+        var cdnBaseURL = AuditConfiguration.appleCDNBaseURL
+
+        @Option(name: .customLong("ca-file"), help: ArgumentHelp("Also trust the certificates in this PEM/DER file, for TLS and signers (repeatable).", valueName: "pem"))
+        var caFiles: [String] = []
+
+        @Flag(name: .customLong("no-system-roots"), help: "Do not trust the system's CA bundle; only --ca-file.")
+        var noSystemRoots = false
+
+        @Option(name: .customLong("at"), help: ArgumentHelp("Check certificates at this time: ISO 8601 or Unix seconds (default now).", valueName: "time"))
+        var atTime: String?
+
+        @Flag(inversion: .prefixedNo, help: "Show a progress bar on standard error (default: when it is a terminal).")
+        var progress: Bool?
+
+        func validate() throws {
+            if domains.isEmpty && domainsFile == nil {
+                throw ValidationError(
+                    "no domain to audit: give domains as arguments (aasa audit example.com) or a list with --domains-file FILE ('-' for standard input)")
+            }
+            for domain in domains {
+                do {
+                    _ = try AuditDomain.parse(domain)
+                } catch {
+                    throw ValidationError("not a domain: \(error)")
+                }
+            }
+            guard (1...1_000).contains(concurrency) else { throw ValidationError("--concurrency must be from 1 to 1000") }
+            guard timeout > 0, timeout <= 600 else { throw ValidationError("--timeout must be more than 0 and at most 600 seconds") }
+            guard (0...10).contains(retries) else { throw ValidationError("--retries must be from 0 to 10") }
+            guard maxBytes >= 1, maxBytes <= 64 * 1024 * 1024 else { throw ValidationError("--max-bytes must be from 1 to 67108864") }
+            for rule in resolve {
+                do {
+                    _ = try ResolveRule.parse(rule)
+                } catch {
+                    throw ValidationError("--resolve \(error)")
+                }
+            }
+            if cdnBaseURL != AuditConfiguration.appleCDNBaseURL && !cdn {
+                throw ValidationError("--cdn-base-url is used only with --cdn: add --cdn")
+            }
+            if let atTime, TimeArgument.parse(atTime) == nil {
+                throw ValidationError("--at '\(atTime)' is not a time: give ISO 8601 (2025-01-01T00:00:00Z or 2025-01-01) or Unix seconds")
+            }
+            if noSystemRoots && caFiles.isEmpty {
+                throw ValidationError("--no-system-roots leaves nothing to trust: add --ca-file")
+            }
+        }
+
+        func run() throws {
+            var auditor: Auditor?
+            var source: DomainSource?
+            try reportingFailures(path: domainsFile ?? "-") {
+                let anchors = try caFiles.flatMap { path -> [X509Certificate] in
+                    do {
+                        return try X509Certificate.load(from: InputFile.read(path, what: "CA file", limit: 16 * 1024 * 1024))
+                    } catch let error as AASAError {
+                        throw CLIFailure(path, "CA file: \(error.message)")
+                    }
+                }
+                let configuration = AuditConfiguration(
+                    trust: TrustConfiguration(useSystemRoots: !noSystemRoots, anchors: anchors),
+                    checkTime: atTime.flatMap(TimeArgument.parse), timeout: timeout, retries: retries,
+                    maximumBodySize: maxBytes, resolve: try resolve.map(ResolveRule.parse), checkCDN: cdn,
+                    cdnBaseURL: cdnBaseURL, userAgent: "aasa-audit/\(AASAVersion.current)")
+                source = try DomainSource(arguments: domains, file: domainsFile)
+                do {
+                    auditor = try Auditor(configuration: configuration)
+                } catch let error as Auditor.SetupError {
+                    throw CLIFailure("audit", error.description)
+                }
+            }
+            guard let auditor, let source else { throw ExitStatus.badInput }
+            defer { auditor.shutdown() }
+
+            let total = DomainSource.count(arguments: domains, file: domainsFile)
+            let showProgress = progress ?? (isatty(STDERR_FILENO) == 1)
+            let printer = AuditPrinter(format: format, failOn: failOn, progress: showProgress ? ProgressBar(total: total) : nil)
+            let outcome = AuditRun(auditor: auditor, concurrency: concurrency, ordered: format != .jsonl)
+                .run(source: source, printer: printer)
+            printer.finish()
+            if outcome.invalidEntries > 0 { throw ExitStatus.badInput }
+            if printer.failedDomains > 0 { throw ExitStatus.checkFailed }
+        }
+    }
+}
+
+/// `--format` for `audit`.
+enum AuditFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json, jsonl
+}
+
+/// Runs the audits with a bound on how many are in flight, and hands each report to the
+/// printer: in input order (a report waits for the ones before it, and no more than a window
+/// of reports is ever held), or as each finishes (`ordered: false`).
+struct AuditRun {
+    let auditor: Auditor
+    let concurrency: Int
+    let ordered: Bool
+
+    struct Outcome {
+        var audited = 0
+        var invalidEntries = 0
+    }
+
+    /// Completed reports, handed from the event loops to the main thread.
+    private final class Completions: @unchecked Sendable {
+        // @unchecked: every access to `done` holds `condition`'s lock.
+        private let condition = NSCondition()
+        private var done: [(index: Int, report: DomainReport)] = []
+
+        func add(_ index: Int, _ report: DomainReport) {
+            condition.lock()
+            done.append((index, report))
+            condition.signal()
+            condition.unlock()
+        }
+
+        /// The reports completed so far; waits for one until `deadline`.
+        func take(waitingUntil deadline: Date) -> [(index: Int, report: DomainReport)] {
+            condition.lock()
+            defer { condition.unlock() }
+            while done.isEmpty {
+                if !condition.wait(until: deadline) { break }
+            }
+            let taken = done
+            done.removeAll(keepingCapacity: true)
+            return taken
+        }
+    }
+
+    func run(source: DomainSource, printer: AuditPrinter) -> Outcome {
+        var outcome = Outcome()
+        let completions = Completions()
+        // Index -> report, for reports that finished before an earlier one (ordered output).
+        var waiting: [Int: DomainReport] = [:]
+        var started = 0
+        var emitted = 0
+        var inFlight = 0
+        var exhausted = false
+        let window = concurrency * 4
+
+        while true {
+            while !exhausted && inFlight < concurrency && (!ordered || started - emitted < window) {
+                guard let entry = source.next() else {
+                    exhausted = true
+                    break
+                }
+                switch entry {
+                case .invalid(let origin, let message):
+                    outcome.invalidEntries += 1
+                    printer.invalid(origin: origin, message: message)
+                case .domain(let domain):
+                    let index = started
+                    started += 1
+                    inFlight += 1
+                    auditor.audit(domain) { report in completions.add(index, report) }
+                }
+            }
+            if inFlight == 0 && exhausted { break }
+            printer.tick(inFlight: inFlight)
+            for (index, report) in completions.take(waitingUntil: Date().addingTimeInterval(0.2)) {
+                inFlight -= 1
+                outcome.audited += 1
+                if ordered {
+                    waiting[index] = report
+                } else {
+                    printer.domain(report)
+                    emitted += 1
+                }
+            }
+            while ordered, let report = waiting.removeValue(forKey: emitted) {
+                printer.domain(report)
+                emitted += 1
+            }
+        }
+        return outcome
+    }
+}

@@ -1,0 +1,201 @@
+import Foundation
+import Testing
+
+/// `aasa audit` as a user runs it: the built binary against nginx on 127.0.0.1; stdout,
+/// stderr and the exit status.
+@Suite(.enabled(if: NginxServer.isAvailable, NginxServer.skipReason))
+struct AuditCommandTests {
+    func audit(_ server: NginxServer, _ args: [String], stdin: Data? = nil) -> TestProcess.Result {
+        TestProcess.aasa(["audit"] + args + server.auditOptions, stdin: stdin)
+    }
+
+    @Test func textReportHasABlockPerDomainAndASummaryTable() throws {
+        try withNginx { server in
+            let result = audit(server, [server.domain(.plain), server.domain(.signedRoot), server.domain(.missing)])
+            #expect(result.status == 1, "\(result)")
+            let text = result.stdoutText
+            #expect(text.contains("\(server.domain(.plain)): current"))
+            #expect(text.contains("\(server.domain(.signedRoot)): legacy"))
+            #expect(text.contains("\(server.domain(.missing)): broken"))
+            #expect(text.contains("[served-at-root-only]"))
+            #expect(text.contains("[no-file]"))
+            #expect(text.contains("next step:"))
+            #expect(text.contains("TLS: verified"))
+            #expect(text.contains("Summary: 3 domains: 1 current, 1 legacy, 1 broken"))
+            let table = try #require(text.range(of: "DOMAIN "))
+            let rows = text[table.lowerBound...].split(separator: "\n")
+            #expect(rows.count == 4)
+            #expect(rows[1].hasPrefix(server.domain(.plain)))
+            #expect(rows[2].contains("root") && rows[2].contains("pkcs7-der"))
+            // Blocks come in input order.
+            let plain = try #require(text.range(of: "\(server.domain(.plain)): "))
+            let missing = try #require(text.range(of: "\(server.domain(.missing)): "))
+            #expect(plain.lowerBound < missing.lowerBound)
+            #expect(result.stderr.isEmpty, "\(result.stderr)")
+        }
+    }
+
+    @Test func jsonIsOneDocumentInInputOrder() throws {
+        try withNginx { server in
+            let hosts: [NginxServer.Host] = [.missing, .plain, .redirect, .signedRoot, .wrongHost]
+            let result = audit(server, hosts.map(server.domain) + ["--format", "json"])
+            #expect(result.status == 1, "\(result)")
+            let document = try result.jsonObject()
+            let domains = try #require(document["domains"] as? [[String: Any]])
+            #expect(domains.map { $0["domain"] as? String } == hosts.map(server.domain))
+            for domain in domains {
+                let paths = try #require(domain["paths"] as? [[String: Any]])
+                #expect(paths.count == 2)
+                for path in paths {
+                    for key in ["url", "status", "contentType", "kind", "signed"] {
+                        #expect(path.keys.contains(key), "path without \(key): \(path)")
+                    }
+                    #expect(path["signed"] is Bool)
+                }
+                let diagnostics = try #require(domain["diagnostics"] as? [[String: Any]])
+                for diagnostic in diagnostics {
+                    #expect(diagnostic["rule"] is String)
+                    #expect(["error", "warning", "deprecation", "info"].contains(diagnostic["severity"] as? String))
+                }
+            }
+            let signed = try #require(domains[3]["paths"] as? [[String: Any]])
+            #expect(signed[1]["kind"] as? String == "pkcs7-der")
+            #expect(signed[1]["signed"] as? Bool == true)
+            #expect(signed[1]["contentType"] as? String == "application/pkcs7-mime")
+            let redirect = try #require(domains[2]["paths"] as? [[String: Any]])
+            #expect(redirect[0]["status"] as? Int == 301)
+            #expect(redirect[0]["location"] as? String == "https://www.example.com/.well-known/apple-app-site-association")
+            let tls = try #require(domains[4]["tls"] as? [String: Any])
+            #expect(tls["verdict"] as? String == "host-mismatch")
+            let summary = try #require(document["summary"] as? [String: Any])
+            #expect(summary["domains"] as? Int == 5)
+            #expect((summary["rules"] as? [String: Int])?["no-file"] == 3)
+        }
+    }
+
+    @Test func jsonLinesHaveOneObjectPerDomain() throws {
+        try withNginx { server in
+            let hosts: [NginxServer.Host] = [.plain, .both, .wrongType, .error]
+            let result = audit(server, hosts.map(server.domain) + ["--format", "jsonl", "--concurrency", "2"])
+            #expect(result.status == 1, "\(result)")
+            let lines = try result.jsonLines()
+            #expect(lines.count == 4)
+            #expect(Set(lines.compactMap { $0["domain"] as? String }) == Set(hosts.map(server.domain)))
+            #expect(result.stdoutText.split(separator: "\n").count == 4)
+        }
+    }
+
+    @Test func failOnSetsWhatFails() throws {
+        try withNginx { server in
+            // signed-root: a warning (served-at-root-only) and deprecations, no error.
+            let legacy = server.domain(.signedRoot)
+            #expect(audit(server, [legacy]).status == 0)
+            #expect(audit(server, [legacy, "--fail-on", "warning"]).status == 1)
+            #expect(audit(server, [legacy, "--fail-on", "deprecation"]).status == 1)
+            let current = server.domain(.plain)
+            #expect(audit(server, [current, "--fail-on", "deprecation"]).status == 0)
+            let result = audit(server, [current, "--fail-on", "deprecation", "--format", "json"])
+            let summary = try result.jsonObject()["summary"] as? [String: Any]
+            #expect(summary?["failOn"] as? String == "deprecation")
+        }
+    }
+
+    @Test func domainsFileWithCommentsAndStandardInput() throws {
+        try withNginx { server in
+            let list = """
+                # staging fleet
+                \(server.domain(.plain))   # the good one
+
+                \(server.domain(.both))
+                """
+            let result = audit(server, ["--domains-file", "-", "--format", "jsonl"], stdin: Data(list.utf8))
+            #expect(result.status == 0, "\(result)")
+            #expect(try result.jsonLines().count == 2)
+
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-audit-list-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let file = directory.appendingPathComponent("domains.txt")
+            try Data((list + "\nnot a domain/\n").utf8).write(to: file)
+            let mixed = audit(server, ["--domains-file", file.path, "--format", "json"])
+            #expect(mixed.status == 2, "\(mixed)")
+            #expect(mixed.stderr.contains("\(file.path):5: error:"))
+            let domains = try mixed.jsonObject()["domains"] as? [Any]
+            #expect(domains?.count == 2)
+        }
+    }
+
+    @Test func resolveForOneNameOnly() throws {
+        try withNginx { server in
+            let result = TestProcess.aasa([
+                "audit", server.domain(.plain), "--resolve", "plain.example.com:\(server.port):127.0.0.1",
+                "--ca-file", TestPaths.cert("ca-bundle.pem"), "--no-system-roots", "--format", "jsonl",
+            ])
+            #expect(result.status == 0, "\(result)")
+            let report = try #require(try result.jsonLines().first)
+            #expect(report["verdict"] as? String == "current")
+        }
+    }
+
+    @Test func cdnOptionComparesWithTheCDNCopy() throws {
+        try withNginx { server in
+            let result = audit(
+                server, [server.domain(.plain), server.domain(.missing), "--cdn", "--cdn-base-url", server.cdnBaseURL, "--format", "json"])
+            #expect(result.status == 1)
+            let domains = try #require(try result.jsonObject()["domains"] as? [[String: Any]])
+            #expect((domains[0]["cdn"] as? [String: Any])?["comparison"] as? String == "identical")
+            let missing = try #require(domains[1]["cdn"] as? [String: Any])
+            #expect((missing["failure"] as? [String: String])?["Apple-Failure-Reason"] == "SWCERR00301 Timeout")
+            let text = audit(server, [server.domain(.missing), "--cdn", "--cdn-base-url", server.cdnBaseURL]).stdoutText
+            #expect(text.contains("Apple-Failure-Reason: SWCERR00301 Timeout"))
+            #expect(text.contains("[cdn-no-file]"))
+        }
+    }
+
+    @Test func timeoutIsBounded() throws {
+        try withNginx { server in
+            let result = audit(server, [server.domain(.slow), "--timeout", "1", "--format", "jsonl"])
+            #expect(result.status == 1)
+            #expect(result.seconds < 60, "\(result)")
+            let report = try #require(try result.jsonLines().first)
+            #expect((report["durationMs"] as? Double ?? .infinity) < 10_000)
+            let rules = (report["diagnostics"] as? [[String: Any]])?.compactMap { $0["rule"] as? String } ?? []
+            #expect(rules.contains("timeout"))
+        }
+    }
+}
+
+/// Usage and input errors: no server needed.
+struct AuditCommandUsageTests {
+    @Test(arguments: [
+        [String](),
+        ["example.com/path"],
+        ["example.com", "--resolve", "example.com:443"],
+        ["example.com", "--concurrency", "0"],
+        ["example.com", "--format", "xml"],
+        ["example.com", "--fail-on", "never"],
+        ["example.com", "--cdn-base-url", "https://127.0.0.1/a/v1/"],
+        ["example.com", "--no-system-roots"],
+    ])
+    func usageErrorsExit64(args: [String]) {
+        let result = TestProcess.aasa(["audit"] + args)
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func unreadableInputsExit2() {
+        let missingList = TestProcess.aasa(["audit", "--domains-file", "/nonexistent/domains.txt"])
+        #expect(missingList.status == 2, "\(missingList)")
+        #expect(missingList.stderr.hasPrefix("/nonexistent/domains.txt: error:"))
+        let missingCA = TestProcess.aasa(["audit", "example.com", "--ca-file", "/nonexistent/ca.pem"])
+        #expect(missingCA.status == 2, "\(missingCA)")
+        #expect(missingCA.stderr.hasPrefix("/nonexistent/ca.pem: error:"))
+    }
+
+    @Test func emptyDomainListIsAnEmptyReport() throws {
+        let result = TestProcess.aasa(["audit", "--domains-file", "-", "--format", "json"], stdin: Data("# nothing\n\n".utf8))
+        #expect(result.status == 0, "\(result)")
+        let summary = try #require(try result.jsonObject()["summary"] as? [String: Any])
+        #expect(summary["domains"] as? Int == 0)
+    }
+}

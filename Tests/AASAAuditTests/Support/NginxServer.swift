@@ -1,0 +1,397 @@
+import Foundation
+import Testing
+
+/// A real nginx (Debian's package) on 127.0.0.1 at a free port, with one TLS server block per
+/// scenario (told apart by SNI), serving fixtures made from the certs/ PKI in a temporary
+/// directory.
+///
+/// It is stopped by ``stop()`` (call it in a `defer`), by `deinit`, and, should the test
+/// process die first, by the small shell watchdog that runs it, which ends nginx as soon as
+/// the test process is gone. Nothing here listens anywhere but 127.0.0.1.
+final class NginxServer: @unchecked Sendable {
+    // @unchecked: `process` and `stopped` are only touched by the test that owns the server.
+
+    /// The nginx binary (`$NGINX` overrides).
+    static let executable = ProcessInfo.processInfo.environment["NGINX"] ?? "/usr/sbin/nginx"
+
+    /// Whether nginx is installed (`.ci/run` installs it through scripts/ensure-deps.sh).
+    static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: executable) }
+
+    /// Why the tests that need nginx are skipped.
+    static let skipReason: Comment = "nginx is not installed (/usr/sbin/nginx): run scripts/ensure-deps.sh nginx"
+
+    let directory: URL
+    let port: Int
+    private var process: SpawnedProcess?
+    private var stopped = false
+
+    /// The scenarios, by host name (all below example.com; each has its own server block).
+    enum Host: String, CaseIterable {
+        /// Plain JSON at /.well-known, application/json; the root 404.
+        case plain = "plain.example.com"
+        /// A signed file (signed with the TLS key) at the root only, application/pkcs7-mime.
+        case signedRoot = "signed-root.example.com"
+        /// Plain JSON at /.well-known and the same content signed at the root.
+        case both = "both.example.com"
+        /// /.well-known redirects (301) elsewhere; the root 404.
+        case redirect = "redirect.example.com"
+        /// 404 at both paths.
+        case missing = "missing.example.com"
+        /// Plain JSON served as text/html.
+        case wrongType = "wrong-type.example.com"
+        /// A 200 KB file at /.well-known.
+        case large = "large.example.com"
+        /// /.well-known trickles 20 KB at 200 bytes a second (limit_rate): a timeout.
+        case slow = "slow.example.com"
+        /// 503 at /.well-known.
+        case error = "error.example.com"
+        /// Plain JSON with Content-Encoding: gzip although none was asked for.
+        case encoded = "encoded.example.com"
+        /// TLS certificate from the untrusted root (leaf-untrusted names www.example.com).
+        case untrusted = "www.example.com"
+        /// An expired TLS certificate (leaf-expired).
+        case expired = "expired.example.com"
+        /// A TLS certificate for another host (leaf-other-domain, other.example.org).
+        case wrongHost = "wronghost.example.com"
+        /// A signed file at /.well-known whose signer (other.example.org) is not the TLS identity.
+        case foreignSigner = "foreign-signer.example.com"
+        /// A signed file whose signer certificate expired (leaf-expired).
+        case expiredSigner = "expired-signer.example.com"
+        /// example.com with leaf-rsa for TLS, and a file signed by leaf-ec: another key, but a
+        /// certificate valid for the host.
+        case apex = "example.com"
+        /// The stand-in for Apple's CDN: /a/v1/DOMAIN.
+        case cdn = "cdn.example.com"
+    }
+
+    /// `host:port` for a scenario.
+    func domain(_ host: Host) -> String { "\(host.rawValue):\(port)" }
+
+    /// `--resolve` sending every name on this port to 127.0.0.1.
+    var resolve: String { "*:\(port):127.0.0.1" }
+
+    /// `--cdn-base-url` for the CDN stand-in.
+    var cdnBaseURL: String { "https://\(Host.cdn.rawValue):\(port)/a/v1/" }
+
+    /// The options that keep every connection on 127.0.0.1 and trust only the test root.
+    var auditOptions: [String] {
+        ["--resolve", "*:*:127.0.0.1", "--ca-file", TestPaths.cert("ca-bundle.pem"), "--no-system-roots"]
+    }
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("aasa-nginx-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("tmp"), withIntermediateDirectories: true)
+        do {
+            try Fixtures.write(to: directory)
+            var lastError: (any Error)?
+            for _ in 0..<5 {
+                let candidate = try Self.freePort()
+                do {
+                    process = try Self.start(directory: directory, port: candidate)
+                    port = candidate
+                    return
+                } catch {
+                    lastError = error
+                }
+            }
+            throw lastError ?? ServerError("nginx did not start")
+        } catch {
+            try? FileManager.default.removeItem(at: directory)
+            throw error
+        }
+    }
+
+    deinit { stop() }
+
+    /// Stops nginx (and its watchdog) and removes the directory. Safe to call more than once.
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        process?.stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    struct ServerError: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    // MARK: - Starting
+
+    private static func start(directory: URL, port: Int) throws -> SpawnedProcess {
+        let config = directory.appendingPathComponent("nginx.conf")
+        try NginxConfig.text(directory: directory.path, port: port).write(to: config, atomically: true, encoding: .utf8)
+        let log = directory.appendingPathComponent("nginx.log")
+        // The watchdog: ends nginx when told to (TERM) or when the test process is gone.
+        let script = """
+            "$1" -p "$2" -c "$2/nginx.conf" -e stderr &
+            n=$!
+            trap 'kill -TERM $n 2>/dev/null; wait $n; exit 0' TERM INT HUP
+            while kill -0 "$3" 2>/dev/null && kill -0 $n 2>/dev/null; do sleep 0.2; done
+            kill -TERM $n 2>/dev/null
+            wait $n
+            """
+        let process = try SpawnedProcess(
+            "/bin/sh", ["-c", script, "nginx-watchdog", executable, directory.path, String(getpid())], output: log.path)
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if accepts(port: port) { return process }
+            if !process.isRunning { break }
+            usleep(20_000)
+        }
+        process.stop()
+        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        throw ServerError("nginx did not start on 127.0.0.1:\(port): \(output)")
+    }
+
+    /// A port that was free a moment ago on 127.0.0.1.
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw ServerError("socket: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw ServerError("bind: \(String(cString: strerror(errno)))") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Whether something accepts TCP connections on 127.0.0.1:port.
+    private static func accepts(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+}
+
+/// A child started with `posix_spawn` and a clean signal mask and dispositions. Foundation's
+/// `Process` passes on the mask of the spawning thread, where the test runner blocks nearly
+/// every signal; nginx without a master process never unblocks them, so it would not stop.
+final class SpawnedProcess {
+    let pid: pid_t
+    private var status: Int32?
+
+    init(_ executable: String, _ arguments: [String], output: String) throws {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var child: pid_t = 0
+        let result = posix_spawn(&child, executable, &actions, &attributes, argv, environ)
+        guard result == 0 else { throw NginxServer.ServerError("cannot start \(executable): \(String(cString: strerror(result)))") }
+        pid = child
+    }
+
+    var isRunning: Bool {
+        guard status == nil else { return false }
+        var value: Int32 = 0
+        if waitpid(pid, &value, WNOHANG) == pid {
+            status = value
+            return false
+        }
+        return true
+    }
+
+    /// TERM, up to 5 s to exit, then KILL; always reaped.
+    func stop() {
+        guard isRunning else { return }
+        kill(pid, SIGTERM)
+        let deadline = Date().addingTimeInterval(5)
+        while isRunning && Date() < deadline { usleep(10_000) }
+        if isRunning {
+            kill(pid, SIGKILL)
+            var value: Int32 = 0
+            waitpid(pid, &value, 0)
+            status = value
+        }
+    }
+}
+
+/// Runs `body` with a fresh nginx, stopped afterwards whatever happens.
+func withNginx<T>(_ body: (NginxServer) throws -> T) throws -> T {
+    let server = try NginxServer()
+    defer { server.stop() }
+    return try body(server)
+}
+
+/// Runs `body` with a fresh nginx, stopped afterwards whatever happens.
+func withNginx<T>(_ body: (NginxServer) async throws -> T) async throws -> T {
+    let server = try NginxServer()
+    defer { server.stop() }
+    return try await body(server)
+}
+
+/// The nginx configuration for the scenarios.
+enum NginxConfig {
+    static func text(directory: String, port: Int) -> String {
+        let certs = TestPaths.certs.path
+        let wellKnown = "location = /.well-known/apple-app-site-association"
+        let root = "location = /apple-app-site-association"
+        func serve(_ file: String, as type: String, extra: String = "") -> String {
+            "{ types { } default_type \(type); \(extra) alias \(directory)/\(file); }"
+        }
+        func server(_ host: NginxServer.Host, cert: String = "wildcard", key: String = "leaf-wildcard", _ locations: String) -> String {
+            """
+                server {
+                    listen 127.0.0.1:\(port) ssl;
+                    server_name \(host.rawValue);
+                    ssl_certificate \(directory)/\(cert).chain.pem;
+                    ssl_certificate_key \(certs)/\(key).key;
+                    location / { return 404; }
+                    \(locations)
+                }
+
+            """
+        }
+        let failure = "add_header Apple-Failure-Reason \"SWCERR00301 Timeout\" always; add_header Apple-Failure-Details \"{\\\"cause\\\":\\\"context deadline exceeded\\\"}\" always;"
+        var servers = ""
+        servers += server(.plain, "\(wellKnown) \(serve("plain.json", as: "application/json"))")
+        servers += server(.signedRoot, "\(root) \(serve("signed-wildcard.p7m", as: "application/pkcs7-mime"))")
+        servers += server(
+            .both,
+            "\(wellKnown) \(serve("plain.json", as: "application/json")) \(root) \(serve("signed-plain.p7m", as: "application/pkcs7-mime"))")
+        servers += server(.redirect, "\(wellKnown) { return 301 https://www.example.com/.well-known/apple-app-site-association; }")
+        servers += server(.missing, "")
+        servers += server(.wrongType, "\(wellKnown) \(serve("plain.json", as: "text/html"))")
+        servers += server(.large, "\(wellKnown) \(serve("large.json", as: "application/json"))")
+        servers += server(.slow, "\(wellKnown) \(serve("slow.json", as: "application/json", extra: "limit_rate 200;"))")
+        servers += server(.error, "\(wellKnown) { return 503; }")
+        servers += server(
+            .encoded, "\(wellKnown) \(serve("plain.json", as: "application/json", extra: "add_header Content-Encoding gzip;"))")
+        servers += server(.untrusted, cert: "untrusted", key: "leaf-untrusted", "\(wellKnown) \(serve("plain.json", as: "application/json"))")
+        servers += server(.expired, cert: "expired", key: "leaf-expired", "\(wellKnown) \(serve("plain.json", as: "application/json"))")
+        servers += server(
+            .wrongHost, cert: "other-domain", key: "leaf-other-domain", "\(wellKnown) \(serve("plain.json", as: "application/json"))")
+        servers += server(.foreignSigner, "\(wellKnown) \(serve("signed-other-domain.p7m", as: "application/pkcs7-mime"))")
+        servers += server(.expiredSigner, "\(wellKnown) \(serve("signed-expired.p7m", as: "application/pkcs7-mime"))")
+        servers += server(.apex, cert: "rsa", key: "leaf-rsa", "\(wellKnown) \(serve("signed-ec.p7m", as: "application/pkcs7-mime"))")
+        servers += server(
+            .cdn,
+            """
+            location = /a/v1/plain.example.com \(serve("plain.json", as: "application/json"))
+                    location = /a/v1/both.example.com \(serve("plain-pretty.json", as: "application/json"))
+                    location = /a/v1/signed-root.example.com \(serve("legacy.json", as: "application/json"))
+                    location = /a/v1/wrong-type.example.com \(serve("legacy.json", as: "application/json"))
+                    location /a/v1/ { \(failure) return 404; }
+            """)
+        return """
+            daemon off;
+            master_process off;
+            worker_processes 1;
+            pid \(directory)/nginx.pid;
+            error_log stderr warn;
+            events { worker_connections 1024; }
+            http {
+                access_log off;
+                client_body_temp_path \(directory)/tmp/body;
+                proxy_temp_path \(directory)/tmp/proxy;
+                fastcgi_temp_path \(directory)/tmp/fastcgi;
+                uwsgi_temp_path \(directory)/tmp/uwsgi;
+                scgi_temp_path \(directory)/tmp/scgi;
+                default_type application/octet-stream;
+                ssl_protocols TLSv1.2 TLSv1.3;
+                server {
+                    listen 127.0.0.1:\(port) ssl default_server;
+                    server_name _;
+                    ssl_certificate \(directory)/wildcard.chain.pem;
+                    ssl_certificate_key \(certs)/leaf-wildcard.key;
+                    return 404;
+                }
+            \(servers)}
+
+            """
+    }
+}
+
+/// The files nginx serves, made from the certs/ PKI with the `openssl` CLI.
+enum Fixtures {
+    /// Current-format JSON: appIDs and components; lints clean.
+    static let plain = Data(
+        #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/buy/*"}]}]}}"#.utf8
+            + [0x0A])
+
+    /// The same meaning as `plain`, laid out differently (keys reordered, indented).
+    static let plainPretty = Data(
+        """
+        {
+          "applinks": {
+            "details": [
+              { "components": [ { "/": "/buy/*" } ], "appIDs": [ "ABCDE12345.com.example.app" ] }
+            ]
+          }
+        }
+
+        """.utf8)
+
+    /// The iOS 9-12 format: apps, appID, paths.
+    static let legacy = Data(
+        #"{"applinks": {"apps": [], "details": [{"appID": "ABCDE12345.com.example.app", "paths": ["/buy/*"]}]}}"#.utf8
+            + [0x0A])
+
+    static func write(to directory: URL) throws {
+        func file(_ name: String) -> URL { directory.appendingPathComponent(name) }
+        try plain.write(to: file("plain.json"))
+        try plainPretty.write(to: file("plain-pretty.json"))
+        try legacy.write(to: file("legacy.json"))
+        // Over 128 KB of valid JSON.
+        var components = (0..<9_000).map { #"{"/": "/p\#($0)/*"}"# }.joined(separator: ", ")
+        components = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": ["# + components + "]}]}}\n"
+        try Data(components.utf8).write(to: file("large.json"))
+        // 20 KB of leading spaces, then the JSON: at 200 bytes a second, 100 s.
+        try (Data(repeating: 0x20, count: 20_000) + plain).write(to: file("slow.json"))
+        // TLS certificate chains (leaf, then the intermediate when it has one).
+        let chain = try Data(contentsOf: URL(fileURLWithPath: TestPaths.cert("chain.pem")))
+        for (name, leaf, withChain) in [
+            ("wildcard", "leaf-wildcard", true), ("untrusted", "leaf-untrusted", false), ("expired", "leaf-expired", true),
+            ("other-domain", "leaf-other-domain", true), ("rsa", "leaf-rsa", true),
+        ] {
+            let pem = try Data(contentsOf: URL(fileURLWithPath: TestPaths.cert("\(leaf).pem")))
+            try (withChain ? pem + chain : pem).write(to: file("\(name).chain.pem"))
+        }
+        // Signed files, with the legacy recipe.
+        for (name, content, leaf) in [
+            ("signed-wildcard", "legacy.json", "leaf-wildcard"), ("signed-plain", "plain.json", "leaf-wildcard"),
+            ("signed-other-domain", "legacy.json", "leaf-other-domain"), ("signed-expired", "legacy.json", "leaf-expired"),
+            ("signed-ec", "legacy.json", "leaf-ec"),
+        ] {
+            try TestProcess.requireSuccess(
+                "/usr/bin/openssl",
+                [
+                    "smime", "-sign", "-inkey", TestPaths.cert("\(leaf).key"), "-signer", TestPaths.cert("\(leaf).pem"),
+                    "-certfile", TestPaths.cert("chain.pem"), "-noattr", "-nodetach", "-outform", "DER",
+                    "-in", file(content).path, "-out", file("\(name).p7m").path,
+                ])
+        }
+    }
+}

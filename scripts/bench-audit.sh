@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Benchmark (not a test; CI does not run it): `aasa audit` over N domains (default 1000),
+# d1.example.com ... dN.example.com, all served by one local nginx on 127.0.0.1 with the
+# test PKI's wildcard certificate, and a plain curl loop over the same URLs as the yardstick.
+# Prints domains per second for both and aasa's peak memory (/usr/bin/time -v).
+#
+#   scripts/bench-audit.sh [N] [CONCURRENCY]
+#
+# Every connection goes to 127.0.0.1 (--resolve); nginx is stopped on exit, whatever happens.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+count=${1:-1000}
+concurrency=${2:-16}
+scripts/ensure-deps.sh nginx curl time
+
+echo "== building aasa (release)" >&2
+swift build -c release --product aasa >/dev/null
+aasa="$(swift build -c release --show-bin-path)/aasa"
+
+work=$(mktemp -d)
+nginx_pid=""
+cleanup() {
+    if [ -n "$nginx_pid" ]; then
+        kill -TERM "$nginx_pid" 2>/dev/null || true
+        wait "$nginx_pid" 2>/dev/null || true
+    fi
+    rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
+mkdir -p "$work/tmp"
+cat certs/leaf-wildcard.pem certs/chain.pem > "$work/wildcard.chain.pem"
+printf '%s\n' '{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/buy/*"}]}]}}' \
+    > "$work/aasa.json"
+cat > "$work/nginx.conf" <<EOF
+daemon off;
+master_process off;
+worker_processes 1;
+pid $work/nginx.pid;
+error_log stderr warn;
+events { worker_connections 4096; }
+http {
+    access_log off;
+    client_body_temp_path $work/tmp/body;
+    proxy_temp_path $work/tmp/proxy;
+    fastcgi_temp_path $work/tmp/fastcgi;
+    uwsgi_temp_path $work/tmp/uwsgi;
+    scgi_temp_path $work/tmp/scgi;
+    server {
+        listen 127.0.0.1:$port ssl;
+        server_name *.example.com;
+        ssl_certificate $work/wildcard.chain.pem;
+        ssl_certificate_key $PWD/certs/leaf-wildcard.key;
+        ssl_protocols TLSv1.2 TLSv1.3;
+        location = /.well-known/apple-app-site-association { types { } default_type application/json; alias $work/aasa.json; }
+        location / { return 404; }
+    }
+}
+EOF
+/usr/sbin/nginx -p "$work" -c "$work/nginx.conf" -e stderr &
+nginx_pid=$!
+for _ in $(seq 100); do
+    if curl -s -o /dev/null --cacert certs/ca-bundle.pem --resolve "d1.example.com:$port:127.0.0.1" \
+        "https://d1.example.com:$port/.well-known/apple-app-site-association"; then
+        break
+    fi
+    sleep 0.1
+done
+
+for i in $(seq "$count"); do echo "d$i.example.com:$port"; done > "$work/domains.txt"
+
+echo "== aasa audit: $count domains, --concurrency $concurrency" >&2
+/usr/bin/time -v -o "$work/aasa.time" "$aasa" audit --domains-file "$work/domains.txt" \
+    --resolve "*.example.com:$port:127.0.0.1" --ca-file certs/ca-bundle.pem --no-system-roots \
+    --concurrency "$concurrency" --format jsonl --no-progress > "$work/aasa.jsonl"
+audited=$(wc -l < "$work/aasa.jsonl")
+current=$(grep -c '"verdict":"current"' "$work/aasa.jsonl" || true)
+aasa_seconds=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i]; print s }' "$work/aasa.time")
+aasa_rss=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$work/aasa.time")
+
+echo "== curl loop: the same $((count * 2)) URLs, one curl each, one after another" >&2
+curl_start=$(date +%s.%N)
+for i in $(seq "$count"); do
+    for path in /.well-known/apple-app-site-association /apple-app-site-association; do
+        curl -s -o /dev/null --resolve "d$i.example.com:$port:127.0.0.1" --cacert certs/ca-bundle.pem \
+            "https://d$i.example.com:$port$path" || true
+    done
+done
+curl_end=$(date +%s.%N)
+curl_seconds=$(python3 -c "print($curl_end - $curl_start)")
+
+python3 - "$count" "$audited" "$current" "$aasa_seconds" "$aasa_rss" "$curl_seconds" "$concurrency" <<'EOF'
+import sys
+count, audited, current = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+aasa_s, rss_kb, curl_s, concurrency = float(sys.argv[4]), int(sys.argv[5]), float(sys.argv[6]), sys.argv[7]
+print(f"domains:               {count} (audited {audited}, current {current})")
+print(f"aasa audit:            {aasa_s:.2f} s, {count / aasa_s:.1f} domains/s (--concurrency {concurrency}), peak RSS {rss_kb / 1024:.1f} MiB")
+print(f"curl loop (yardstick): {curl_s:.2f} s, {count / curl_s:.1f} domains/s (2 URLs per domain, sequential)")
+EOF
