@@ -74,6 +74,15 @@ let package = Package(
     ]
 )
 
+// libFuzzer harnesses (Fuzz/README.md). Built normally they replay files; scripts/fuzz.sh builds
+// them with -sanitize=fuzzer,address and -DFUZZING, where their main runs libFuzzer.
+for harness in ["FuzzSignedData", "FuzzDocument", "FuzzMatch"] {
+    package.targets.append(
+        .executableTarget(
+            name: harness, dependencies: ["AASA"], path: "Fuzz/\(harness)",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+}
+
 // Swift targets only: the C targets take no Swift settings.
 for target in package.targets where [.regular, .executable, .test].contains(target.type) && !target.name.hasPrefix("CAASA") {
     var settings = target.swiftSettings ?? []

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Runs a libFuzzer harness (Fuzz/README.md) for N seconds, or replays the regression inputs.
+#   scripts/fuzz.sh HARNESS [SECONDS]     fuzz (default 60 s); crashes go to fuzz-artifacts/
+#   scripts/fuzz.sh --all SECONDS         every harness, one after the other
+#   scripts/fuzz.sh --replay              replay Fuzz/regressions/* through a normal build
+# Seeds: certs/, examples/, ../shared/corpus/ and generated signed files; the working corpus
+# grows in .build-fuzz/corpus/HARNESS (not committed).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+harnesses=(FuzzSignedData FuzzDocument FuzzMatch)
+
+if [ "${1:-}" = "--replay" ]; then
+    swift build --product FuzzSignedData >/dev/null
+    bin=$(swift build --show-bin-path)
+    for h in "${harnesses[@]}"; do
+        swift build --product "$h" >/dev/null
+        files=(Fuzz/regressions/"$h"/*)
+        [ -e "${files[0]}" ] || continue
+        "$bin/$h" "${files[@]}"
+    done
+    exit 0
+fi
+if [ "${1:-}" = "--all" ]; then
+    for h in "${harnesses[@]}"; do "$0" "$h" "${2:-60}"; done
+    exit 0
+fi
+
+harness=${1:?usage: scripts/fuzz.sh HARNESS [SECONDS] | --all SECONDS | --replay}
+seconds=${2:-60}
+scratch=.build-fuzz
+flags=(-Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xcc -fsanitize=fuzzer-no-link,address)
+swift build --scratch-path "$scratch" --product "$harness" "${flags[@]}" >/dev/null
+bin="$(swift build --scratch-path "$scratch" --show-bin-path "${flags[@]}")/$harness"
+
+corpus="$scratch/corpus/$harness"
+seeds="$scratch/seeds/$harness"
+mkdir -p "$corpus" "$seeds" fuzz-artifacts
+if [ -z "$(ls -A "$seeds")" ]; then
+    case "$harness" in
+        FuzzSignedData)
+            cp certs/*.pem certs/*.der certs/*.p12 examples/*.p7m "$seeds"/ 2>/dev/null || true
+            cp ../shared/corpus/real-signed/* "$seeds"/ 2>/dev/null || true
+            openssl smime -sign -nodetach -noattr -outform PEM -inkey certs/leaf-ec.key -signer certs/leaf-ec.pem \
+                -in examples/apple-app-site-association.json -out "$seeds/ec.pem.p7"
+            openssl smime -sign -nodetach -inkey certs/leaf-rsa.key -signer certs/leaf-rsa.pem \
+                -in examples/apple-app-site-association.json -out "$seeds/rsa.smime"
+            openssl cms -sign -nodetach -stream -outform DER -inkey certs/leaf-rsa.key -signer certs/leaf-rsa.pem \
+                -in examples/apple-app-site-association.json -out "$seeds/ber.p7m" ;;
+        FuzzDocument)
+            cp examples/*.json ../shared/corpus/real-plain/* "$seeds"/ 2>/dev/null || true ;;
+        FuzzMatch)
+            i=0
+            for url in https://example.com/help/x /en_US/taco-bell/1?ref=a\&id=12 /a/q/b/z/c /legacy/admin/x \
+                "/x/shop/y?x=1#frag" "https://example.com/%F0%9F%98%80?%ZZ" /; do
+                printf '%s' "$url" > "$seeds/url$i"; i=$((i + 1))
+            done ;;
+    esac
+fi
+echo "fuzz: $harness for $seconds s (corpus $corpus, seeds $seeds)" >&2
+"$bin" "$corpus" "$seeds" -max_total_time="$seconds" -rss_limit_mb=4096 -max_len=65536 -timeout=10 \
+    -artifact_prefix=fuzz-artifacts/"$harness"- -print_final_stats=1 2>&1 | tail -n 25
