@@ -76,10 +76,11 @@ let package = Package(
 
 // libFuzzer harnesses (Fuzz/README.md). Built normally they replay files; scripts/fuzz.sh builds
 // them with -sanitize=fuzzer,address and -DFUZZING, where their main runs libFuzzer.
+package.targets.append(.target(name: "FuzzSupport", path: "Fuzz/FuzzSupport"))
 for harness in ["FuzzSignedData", "FuzzDocument", "FuzzMatch"] {
     package.targets.append(
         .executableTarget(
-            name: harness, dependencies: ["AASA"], path: "Fuzz/\(harness)",
+            name: harness, dependencies: ["AASA", "FuzzSupport"], path: "Fuzz/\(harness)",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
 }
 

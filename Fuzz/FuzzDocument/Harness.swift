@@ -2,7 +2,7 @@ import AASA
 import Foundation
 
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzOneInput(_ bytes: UnsafeRawPointer, _ count: Int) -> CInt {
+func fuzzOneInput(_ bytes: UnsafeRawPointer, _ count: Int) -> CInt {
     let data = Data(bytes: bytes, count: count)
     let report = Linter.lint(data)
     for diagnostic in report.diagnostics {

@@ -31,7 +31,7 @@ private let matcher: URLMatcher = {
 }()
 
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzOneInput(_ bytes: UnsafeRawPointer, _ count: Int) -> CInt {
+func fuzzOneInput(_ bytes: UnsafeRawPointer, _ count: Int) -> CInt {
     let url = String(decoding: UnsafeRawBufferPointer(start: bytes, count: count), as: UTF8.self)
     let plain = matcher.evaluate(url)
     let explained = matcher.evaluate(url, explain: true)

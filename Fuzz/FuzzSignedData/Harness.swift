@@ -14,7 +14,7 @@ private let verifier: Verifier? = {
 }()
 
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzOneInput(_ bytes: UnsafeRawPointer, _ count: Int) -> CInt {
+func fuzzOneInput(_ bytes: UnsafeRawPointer, _ count: Int) -> CInt {
     let data = Data(bytes: bytes, count: count)
     let detection = FileKindDetector.detect(data)
     if let message = detection.message {
