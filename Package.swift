@@ -58,6 +58,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The benchmark (docs/performance.md): `swift run -c release aasa-bench [--quick]`. Not a test.
+        .executableTarget(
+            name: "aasa-bench",
+            dependencies: ["AASA"]
+        ),
         .testTarget(
             name: "AASATests",
             dependencies: ["AASA"]

@@ -77,6 +77,12 @@ void caasa_certs_free(caasa_certs *list) {
     if (list != NULL) caasa_stack_free(caasa_stack(list));
 }
 
+const void *caasa_certs_identity(const caasa_certs *list, size_t index) {
+    STACK_OF(X509) *stack = caasa_stack(list);
+    if (index >= (size_t)sk_X509_num(stack)) return NULL;
+    return sk_X509_value(stack, (int)index);
+}
+
 static X509 *caasa_cert_at(const caasa_certs *list, size_t index) {
     STACK_OF(X509) *stack = caasa_stack(list);
     if (index >= (size_t)sk_X509_num(stack)) return NULL;

@@ -51,6 +51,12 @@ char *caasa_serial_string(const ASN1_INTEGER *serial) __attribute__((visibility(
 /// True when the data holds a PEM "-----BEGIN " line anywhere (PEM may follow other text).
 int caasa_looks_like_pem(const void *data, size_t length) __attribute__((visibility("hidden")));
 
+/// d2i_PKCS7 of a DER SignedData whose certificates come from `cache` (certcache.c); NULL when
+/// the layout is not the expected one or anything fails (then parse the bytes as they are).
+/// `*message_end` is set to the end of the message in `data`.
+PKCS7 *caasa_d2i_pkcs7_cached(caasa_cert_cache *cache, const unsigned char *data, size_t length,
+                              const unsigned char **message_end) __attribute__((visibility("hidden")));
+
 /// Copies a C string into a fixed buffer, always NUL-terminating.
 static inline void caasa_copy_string(char *dst, size_t size, const char *src) {
     if (size == 0) return;

@@ -8,11 +8,17 @@ static int caasa_only_padding(const unsigned char *cursor, const unsigned char *
     return 1;
 }
 
-static caasa_status caasa_parse_der(const void *data, size_t length, PKCS7 **out) {
+static caasa_status caasa_parse_der(const void *data, size_t length, caasa_cert_cache *cache, PKCS7 **out) {
     if (length > LONG_MAX) return CAASA_ERR_INVALID_ARGUMENT;
     const unsigned char *cursor = data;
     const unsigned char *end = cursor + length;
-    PKCS7 *p7 = d2i_PKCS7(NULL, &cursor, (long)length);
+    PKCS7 *p7 = NULL;
+    if (cache != NULL) {
+        const unsigned char *message_end = NULL;
+        p7 = caasa_d2i_pkcs7_cached(cache, cursor, length, &message_end);
+        if (p7 != NULL) cursor = message_end;
+    }
+    if (p7 == NULL) p7 = d2i_PKCS7(NULL, &cursor, (long)length);
     if (p7 == NULL) return CAASA_ERR_PKCS7_DECODE;
     if (!caasa_only_padding(cursor, end)) {
         PKCS7_free(p7);
@@ -25,7 +31,7 @@ static caasa_status caasa_parse_der(const void *data, size_t length, PKCS7 **out
 }
 
 /// The first PEM block labelled PKCS7, "PKCS #7 SIGNED DATA" or CMS, decoded.
-static caasa_status caasa_parse_pem(const void *data, size_t length, PKCS7 **out) {
+static caasa_status caasa_parse_pem(const void *data, size_t length, caasa_cert_cache *cache, PKCS7 **out) {
     BIO *bio = caasa_bio_from(data, length);
     if (bio == NULL) return CAASA_ERR_MEMORY;
     caasa_status status = CAASA_ERR_PKCS7_DECODE;
@@ -36,7 +42,7 @@ static caasa_status caasa_parse_pem(const void *data, size_t length, PKCS7 **out
         if (!PEM_read_bio(bio, &name, &header, &der, &der_length)) break;
         int wanted = strcmp(name, PEM_STRING_PKCS7) == 0 || strcmp(name, PEM_STRING_PKCS7_SIGNED) == 0
                      || strcmp(name, PEM_STRING_CMS) == 0;
-        if (wanted) status = caasa_parse_der(der, (size_t)der_length, out);
+        if (wanted) status = caasa_parse_der(der, (size_t)der_length, cache, out);
         OPENSSL_free(name);
         OPENSSL_free(header);
         OPENSSL_free(der);
@@ -59,13 +65,18 @@ static caasa_status caasa_parse_smime(const void *data, size_t length, PKCS7 **o
 }
 
 caasa_status caasa_pkcs7_parse(const void *data, size_t length, caasa_encoding encoding, caasa_pkcs7 **out) {
+    return caasa_pkcs7_parse_cached(data, length, encoding, NULL, out);
+}
+
+caasa_status caasa_pkcs7_parse_cached(const void *data, size_t length, caasa_encoding encoding,
+                                      caasa_cert_cache *cache, caasa_pkcs7 **out) {
     ERR_clear_error();
     if (data == NULL || length == 0) return CAASA_ERR_PKCS7_DECODE;
     PKCS7 *p7 = NULL;
     caasa_status status = CAASA_ERR_INVALID_ARGUMENT;
     switch (encoding) {
-        case CAASA_ENCODING_DER: status = caasa_parse_der(data, length, &p7); break;
-        case CAASA_ENCODING_PEM: status = caasa_parse_pem(data, length, &p7); break;
+        case CAASA_ENCODING_DER: status = caasa_parse_der(data, length, cache, &p7); break;
+        case CAASA_ENCODING_PEM: status = caasa_parse_pem(data, length, cache, &p7); break;
         case CAASA_ENCODING_SMIME: status = caasa_parse_smime(data, length, &p7); break;
     }
     if (status == CAASA_OK) *out = (caasa_pkcs7 *)p7;

@@ -2,6 +2,10 @@ import ArgumentParser
 
 /// The `aasa` command: a root with subcommands only. It stays a synchronous
 /// `ParsableCommand` (valgrind 3.19 cannot run an async root).
+///
+/// Every subcommand spells out its `commandName`: argument-parser would otherwise derive each
+/// name from the type with `String(describing:)`, a runtime conformance scan per subcommand
+/// on every start (docs/performance.md).
 @main
 struct AASACommand: ParsableCommand {
     static let configuration = CommandConfiguration(

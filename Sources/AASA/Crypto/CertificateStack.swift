@@ -23,14 +23,19 @@ final class CertificateStack {
 
     var count: Int { caasa_certs_count(pointer) }
 
-    /// Each certificate as its own ``X509Certificate`` (sharing the OpenSSL object).
-    func certificates() throws -> [X509Certificate] {
+    /// Each certificate as its own ``X509Certificate`` (sharing the OpenSSL object). With a
+    /// cache, a certificate object already described is not described again.
+    func certificates(reusing cache: ChainCache? = nil) throws -> [X509Certificate] {
         try (0..<count).map { index in
-            guard let single = caasa_certs_new() else { throw AASAError(.outOfMemory, "out of memory") }
-            let owner = CertificateStack(takingOwnership: single)
-            let status = caasa_certs_append(single, pointer, index)
-            guard status == .CAASA_OK else { throw AASAError.fromStatus(status, "cannot copy certificate") }
-            return try X509Certificate(stack: owner)
+            func make() throws -> X509Certificate {
+                guard let single = caasa_certs_new() else { throw AASAError(.outOfMemory, "out of memory") }
+                let owner = CertificateStack(takingOwnership: single)
+                let status = caasa_certs_append(single, pointer, index)
+                guard status == .CAASA_OK else { throw AASAError.fromStatus(status, "cannot copy certificate") }
+                return try X509Certificate(stack: owner)
+            }
+            guard let cache, let identity = caasa_certs_identity(pointer, index) else { return try make() }
+            return try cache.certificate(identity, make: make)
         }
     }
 }

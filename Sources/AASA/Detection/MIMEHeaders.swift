@@ -5,6 +5,12 @@ enum MIMEHeaders {
     /// The lower-cased media type of the Content-Type header (`application/pkcs7-mime`) when
     /// `head` starts with a block of MIME headers, else nil.
     static func contentType(of head: Data) -> String? {
+        // A header block starts with a header name; anything else (JSON's "{", white space)
+        // is decided here, without splitting the whole head into lines.
+        guard let first = head.first, first >= 0x80 || first == UInt8(ascii: "-")
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first)
+            || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first)
+        else { return nil }
         var lines: [Substring] = []
         // Split the bytes at LF and drop a CR before it: Swift reads "\r\n" as one Character.
         for rawLine in head.split(separator: 0x0A, omittingEmptySubsequences: false) {

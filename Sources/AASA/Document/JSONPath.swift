@@ -19,10 +19,19 @@ public struct JSONPath: Hashable, Sendable, Codable, CustomStringConvertible, Ex
     }
 
     /// This path, one key deeper.
-    public func appending(_ key: String) -> JSONPath { JSONPath(components + [.key(key)]) }
+    public func appending(_ key: String) -> JSONPath { appending(component: .key(key)) }
 
     /// This path, one index deeper.
-    public func appending(_ index: Int) -> JSONPath { JSONPath(components + [.index(index)]) }
+    public func appending(_ index: Int) -> JSONPath { appending(component: .index(index)) }
+
+    /// One allocation per path (a document has one per string it holds).
+    private func appending(component: Component) -> JSONPath {
+        var longer: [Component] = []
+        longer.reserveCapacity(components.count + 1)
+        longer.append(contentsOf: components)
+        longer.append(component)
+        return JSONPath(longer)
+    }
 
     /// Keys joined by ".", indices as "[n]"; the root is "$". A key that holds ".", "[", "]",
     /// a quote or white space, or is empty, is written `["key"]` so the path reads back

@@ -43,10 +43,16 @@ private struct Reader {
         JSONSyntaxError(message: message, location: location ?? self.location)
     }
 
-    /// A containing array or object under construction.
-    enum Frame {
-        case array(start: TextPosition, elements: [JSONNode])
-        case object(start: TextPosition, members: [JSONMember], key: String?, keyLocation: TextPosition?)
+    /// A containing array or object under construction. The stack is mutated in place
+    /// (`stack[last].elements.append`), so each container's array is appended to without
+    /// being copied.
+    struct Frame {
+        var isObject: Bool
+        var start: TextPosition
+        var elements: [JSONNode] = []
+        var members: [JSONMember] = []
+        var key = ""
+        var keyLocation = TextPosition(offset: 0, line: 1, column: 1)
     }
 
     mutating func document() throws -> JSONNode {
@@ -77,7 +83,7 @@ private struct Reader {
                     index += 1
                     completed = JSONNode(.array([]), at: start)
                 } else {
-                    stack.append(.array(start: start, elements: []))
+                    stack.append(Frame(isObject: false, start: start))
                     continue
                 }
             case UInt8(ascii: "{"):
@@ -89,7 +95,7 @@ private struct Reader {
                     completed = JSONNode(.object([]), at: start)
                 } else {
                     let (key, keyLocation) = try memberKey()
-                    stack.append(.object(start: start, members: [], key: key, keyLocation: keyLocation))
+                    stack.append(Frame(isObject: true, start: start, key: key, keyLocation: keyLocation))
                     continue
                 }
             case UInt8(ascii: "\""):
@@ -116,35 +122,35 @@ private struct Reader {
 
             // Attach the completed value to its container; close containers as they end.
             while true {
-                guard var frame = stack.popLast() else { return completed }
+                guard let last = stack.indices.last else { return completed }
                 skipWhitespace()
-                switch frame {
-                case .array(let start, var elements):
-                    elements.append(completed)
+                if !stack[last].isObject {
+                    stack[last].elements.append(completed)
                     if peek(UInt8(ascii: ",")) {
                         index += 1
-                        stack.append(.array(start: start, elements: elements))
                     } else if peek(UInt8(ascii: "]")) {
                         index += 1
-                        completed = JSONNode(.array(elements), at: start)
+                        let frame = stack.removeLast()
+                        completed = JSONNode(.array(frame.elements), at: frame.start)
                         continue
                     } else {
-                        throw fail(index < bytes.count ? "expected ',' or ']' in array, found \(describe(bytes[index]))" : "unterminated array (opened at \(start))")
+                        throw fail(index < bytes.count ? "expected ',' or ']' in array, found \(describe(bytes[index]))" : "unterminated array (opened at \(stack[last].start))")
                     }
-                case .object(let start, var members, let key, let keyLocation):
-                    members.append(JSONMember(key: key!, keyLocation: keyLocation!, value: completed))
+                } else {
+                    stack[last].members.append(JSONMember(key: stack[last].key, keyLocation: stack[last].keyLocation, value: completed))
                     if peek(UInt8(ascii: ",")) {
                         index += 1
                         skipWhitespace()
                         let (nextKey, nextLocation) = try memberKey()
-                        frame = .object(start: start, members: members, key: nextKey, keyLocation: nextLocation)
-                        stack.append(frame)
+                        stack[last].key = nextKey
+                        stack[last].keyLocation = nextLocation
                     } else if peek(UInt8(ascii: "}")) {
                         index += 1
-                        completed = JSONNode(.object(members), at: start)
+                        let frame = stack.removeLast()
+                        completed = JSONNode(.object(frame.members), at: frame.start)
                         continue
                     } else {
-                        throw fail(index < bytes.count ? "expected ',' or '}' in object, found \(describe(bytes[index]))" : "unterminated object (opened at \(start))")
+                        throw fail(index < bytes.count ? "expected ',' or '}' in object, found \(describe(bytes[index]))" : "unterminated object (opened at \(stack[last].start))")
                     }
                 }
                 break
@@ -222,10 +228,22 @@ private struct Reader {
     mutating func string() throws -> String {
         let start = location
         index += 1  // opening quote
-        var scalars = String.UnicodeScalarView()
+        // Most strings have no escape: one scan, one copy (the document is valid UTF-8).
+        var end = index
+        while end < bytes.count {
+            let byte = bytes[end]
+            if byte == UInt8(ascii: "\"") {
+                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<end]), as: UTF8.self)
+                index = end + 1
+                return text
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            end += 1
+        }
+        var utf8: [UInt8] = []
         var runStart = index
         func flush(_ end: Int) {
-            if end > runStart { scalars.append(contentsOf: String(decoding: bytes[runStart..<end], as: UTF8.self).unicodeScalars) }
+            if end > runStart { utf8.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<end])) }
         }
         while index < bytes.count {
             let byte = bytes[index]
@@ -233,12 +251,12 @@ private struct Reader {
             case UInt8(ascii: "\""):
                 flush(index)
                 index += 1
-                return String(scalars)
+                return String(decoding: utf8, as: UTF8.self)
             case UInt8(ascii: "\\"):
                 flush(index)
                 let escapeStart = location
                 index += 1
-                scalars.append(try escape(startingAt: escapeStart))
+                utf8.append(contentsOf: String(try escape(startingAt: escapeStart)).utf8)
                 runStart = index
             case 0x00..<0x20:
                 throw fail("control character \(describe(byte)) in a string: escape it")

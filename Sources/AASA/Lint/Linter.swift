@@ -24,7 +24,8 @@ public enum Linter {
     ///   - options: The size limit.
     /// - Returns: The report; never fails (unreadable input is a finding).
     public static func lint(_ data: Data, options: LintOptions = LintOptions()) -> LintReport {
-        let detection = FileKindDetector.detect(data)
+        var parsed: JSONNode?  // a plain JSON file is parsed once, by detection
+        let detection = FileKindDetector.detect(data, cache: nil, json: &parsed)
         var diagnostics: [Diagnostic] = []
         if let tooLarge = FileRules.fileTooLarge(size: data.count, limit: options.maximumFileSize) {
             diagnostics.append(tooLarge)
@@ -65,7 +66,7 @@ public enum Linter {
         let body = json.starts(with: FileRules.byteOrderMarkBytes) ? Data(json.dropFirst(3)) : json
         let root: JSONNode
         do {
-            root = try JSONParser().parse(body)
+            root = try parsed ?? JSONParser().parse(body)
         } catch {
             let syntaxError =
                 error as? JSONSyntaxError

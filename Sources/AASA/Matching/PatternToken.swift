@@ -27,6 +27,16 @@ public enum PatternSyntax {
     /// The tokens of `pattern`; adjacent literal characters are joined.
     /// - Throws: ``PatternSyntaxError`` for `$(` without `)`.
     public static func tokens(_ pattern: String) throws -> [PatternToken] {
+        try tokens(pattern, checkOnly: false)
+    }
+
+    /// Throws as ``tokens(_:)`` would, without building the tokens when there is no `$`.
+    static func check(_ pattern: String) throws {
+        guard pattern.utf8.contains(UInt8(ascii: "$")) else { return }  // only "$(" can fail
+        _ = try tokens(pattern, checkOnly: true)
+    }
+
+    private static func tokens(_ pattern: String, checkOnly: Bool) throws -> [PatternToken] {
         var tokens: [PatternToken] = []
         var literal = ""
         func flush() {
@@ -67,6 +77,7 @@ public enum PatternSyntax {
     /// The variable names `pattern` refers to, in order (also when it is otherwise malformed:
     /// references before an unterminated `$(` are still returned).
     public static func variableNames(in pattern: String) -> [String] {
+        guard pattern.utf8.contains(UInt8(ascii: "$")) else { return [] }  // most patterns: no reference at all
         var names: [String] = []
         var rest = Substring(pattern)
         while let open = rest.range(of: "$(") {

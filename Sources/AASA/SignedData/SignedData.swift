@@ -32,9 +32,14 @@ public final class SignedData: Sendable {
     /// - Parameter maximumCertificates: refuse messages carrying more certificates than this.
     /// - Throws: ``AASAError`` `.malformedMessage` when the bytes do not parse or carry too many
     ///   certificates.
-    public init(data: Data, encoding: PKCS7Encoding, maximumCertificates: Int = SignedData.defaultMaximumCertificates) throws {
+    public convenience init(data: Data, encoding: PKCS7Encoding, maximumCertificates: Int = SignedData.defaultMaximumCertificates) throws {
+        try self.init(data: data, encoding: encoding, maximumCertificates: maximumCertificates, cache: nil)
+    }
+
+    /// Parses a message, taking its certificates from `cache` when they were seen before.
+    init(data: Data, encoding: PKCS7Encoding, maximumCertificates: Int = SignedData.defaultMaximumCertificates, cache: ChainCache?) throws {
         var message: OpaquePointer?
-        let status = data.withCBytes { caasa_pkcs7_parse($0, $1, encoding.cValue, &message) }
+        let status = data.withCBytes { caasa_pkcs7_parse_cached($0, $1, encoding.cValue, cache?.parsed.pointer, &message) }
         guard status == .CAASA_OK, let message else {
             let reason: String
             switch status {
@@ -74,7 +79,7 @@ public final class SignedData: Sendable {
             throw AASAError.fromStatus(certStatus, "cannot read the message's certificates")
         }
         do {
-            certificates = try CertificateStack(takingOwnership: certs).certificates()
+            certificates = try CertificateStack(takingOwnership: certs).certificates(reusing: cache)
         } catch {
             caasa_pkcs7_free(message)
             throw error

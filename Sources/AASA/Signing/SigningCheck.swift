@@ -32,12 +32,11 @@ public enum SigningCheck: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String {
-        let format = ISO8601DateFormatter()
         switch self {
         case .certificateNotValid(let info, let date):
             return date < info.notBefore
-                ? "the signer certificate is not valid until \(format.string(from: info.notBefore))"
-                : "the signer certificate expired at \(format.string(from: info.notAfter))"
+                ? "the signer certificate is not valid until \(InternetDateTime.string(from: info.notBefore))"
+                : "the signer certificate expired at \(InternetDateTime.string(from: info.notAfter))"
         case .contentTooLarge(let bytes):
             return "the content is \(bytes) bytes, over Apple's limit of \(Self.maximumContentSize) bytes (128 KB)"
         case .contentNotJSON(let detail):

@@ -50,7 +50,7 @@ public enum VerificationVerdict: Sendable, Equatable {
 
     /// Why the file is not valid, in one sentence (without the ``code``); nil when valid.
     public var reason: String? {
-        func when(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
+        func when(_ date: Date) -> String { InternetDateTime.string(from: date) }
         func which(_ depth: Int) -> String { depth == 0 ? "signer certificate" : "certificate at chain depth \(depth)" }
         switch self {
         case .valid: return nil

@@ -10,19 +10,26 @@ internal import CAASACrypto
 /// ```
 ///
 /// Verification never throws for a bad file: every failure is a ``VerificationVerdict``.
+///
+/// A verifier is a value that many threads may use at once. To verify many files signed by
+/// the same chain, give it a ``ChainCache`` and a fixed ``VerificationOptions/time``: each
+/// chain is then built and checked once, while every file's signature is still checked.
 public struct Verifier: Sendable {
     public let trust: TrustStore
     public var options: VerificationOptions
+    /// Where chain checks are remembered between files; nil (the default) checks every chain.
+    public var chainCache: ChainCache?
 
-    public init(trust: TrustStore, options: VerificationOptions = VerificationOptions()) {
+    public init(trust: TrustStore, options: VerificationOptions = VerificationOptions(), chainCache: ChainCache? = nil) {
         self.trust = trust
         self.options = options
+        self.chainCache = chainCache
     }
 
     /// Detects what `data` is and verifies it.
     public func verify(_ data: Data) -> VerificationResult {
         let checkedAt = options.time ?? Date()
-        let detection = FileKindDetector.detect(data)
+        let detection = FileKindDetector.detect(data, cache: chainCache)
         if let damaged = detection.damagedPKCS7Encoding {
             return result(.malformed(detection.detail ?? "damaged PKCS#7 \(damaged.rawValue)"), .unknown, checkedAt)
         }
@@ -70,16 +77,19 @@ public struct Verifier: Sendable {
             return result(.malformed("\(error)"), kind, checkedAt, message)
         }
 
-        // 2. Each signer's chain to the trust anchors.
+        // 2. Each signer's chain to the trust anchors (remembered in the chain cache, if any).
+        let untrustedCertificates = message.certificates + options.intermediates
         let untrusted: CertificateStack
         do {
-            untrusted = try CertificateStack(message.certificates + options.intermediates)
+            untrusted = try CertificateStack(untrustedCertificates)
         } catch {
             return result(.malformed("\(error)"), kind, checkedAt, message, signers: signature.signerInfos)
         }
         var firstChain: [CertificateInfo] = []
         for index in 0..<signature.signers.count {
-            let check = checkChain(of: signature.signers, index: index, untrusted: untrusted, at: checkedAt)
+            let check = cachedChainCheck(
+                of: signature.signers, index: index, signer: signature.signerInfos[index],
+                untrusted: untrusted, untrustedCertificates: untrustedCertificates, at: checkedAt)
             if index == 0 { firstChain = check.chain }
             if let verdict = check.failure {
                 return result(verdict, kind, checkedAt, message, signers: signature.signerInfos, chain: firstChain)
@@ -147,14 +157,38 @@ public struct Verifier: Sendable {
         let content = Data(consuming: &buffer)
         let owner = CertificateStack(takingOwnership: signers)
         return SignatureCheck(
-            content: content, signers: owner, signerInfos: try owner.certificates().map(\.info))
+            content: content, signers: owner, signerInfos: try owner.certificates(reusing: chainCache).map(\.info))
     }
 
     // MARK: Chains
 
+    /// ``checkChain(of:index:untrusted:at:)`` through the ``chainCache``, when there is one.
+    private func cachedChainCheck(
+        of signers: CertificateStack, index: Int, signer: CertificateInfo, untrusted: CertificateStack,
+        untrustedCertificates: [X509Certificate], at checkedAt: Date
+    ) -> (failure: VerificationVerdict?, chain: [CertificateInfo]) {
+        guard let chainCache else {
+            let check = checkChain(of: signers, index: index, untrusted: untrusted, at: checkedAt)
+            return (check.failure, check.chain)
+        }
+        let key = ChainCache.Key(
+            signer: signer.sha256Fingerprint, untrusted: untrustedCertificates.map(\.info.sha256Fingerprint),
+            trust: ObjectIdentifier(trust), purpose: options.purpose,
+            time: Int64(checkedAt.timeIntervalSince1970.rounded(.down)), hostname: options.hostname,
+            allowPartialChain: options.allowPartialChain)
+        if let entry = chainCache.lookup(key) { return (entry.failure, entry.chain) }
+        let check = checkChain(of: signers, index: index, untrusted: untrusted, at: checkedAt)
+        if check.ran {  // a check that could not run (out of memory) is not an answer to keep
+            chainCache.store(ChainCache.Entry(failure: check.failure, chain: check.chain, trust: trust), for: key)
+        }
+        return (check.failure, check.chain)
+    }
+
+    /// Builds and checks the chain of `signers[index]`; `ran` is false when the check could
+    /// not even run (its verdict then says why).
     func checkChain(
         of signers: CertificateStack, index: Int, untrusted: CertificateStack, at checkedAt: Date
-    ) -> (failure: VerificationVerdict?, chain: [CertificateInfo]) {
+    ) -> (failure: VerificationVerdict?, chain: [CertificateInfo], ran: Bool) {
         var outcome = caasa_chain_result()
         defer { caasa_chain_result_clear(&outcome) }
         let status: caasa_status = options.hostname.withOptionalCString { host in
@@ -165,25 +199,26 @@ public struct Verifier: Sendable {
         }
         guard status == .CAASA_OK else {
             let error = AASAError.fromStatus(status, "cannot check the certificate chain")
-            return (.untrusted(error.message, certificate: nil, depth: 0), [])
+            return (.untrusted(error.message, certificate: nil, depth: 0), [], false)
         }
-        let chain = outcome.chain.flatMap { try? CertificateStack.borrowing($0).certificates().map(\.info) } ?? []
+        let chain = outcome.chain.flatMap { try? CertificateStack.borrowing($0).certificates(reusing: chainCache).map(\.info) } ?? []
         let failing = outcome.error_certificate.flatMap { try? CertificateStack.borrowing($0).certificates().first?.info }
         let depth = Int(outcome.error_depth)
         let detail = String(fixedCString: outcome.error_string)
         guard let certificate = failing ?? chain.first else {
-            return outcome.failure == .CAASA_CHAIN_OK ? (nil, chain) : (.untrusted(detail, certificate: nil, depth: depth), chain)
+            return outcome.failure == .CAASA_CHAIN_OK
+                ? (nil, chain, true) : (.untrusted(detail, certificate: nil, depth: depth), chain, true)
         }
         switch outcome.failure {
-        case .CAASA_CHAIN_OK: return (nil, chain)
-        case .CAASA_CHAIN_EXPIRED: return (.expired(certificate: certificate, depth: depth), chain)
-        case .CAASA_CHAIN_NOT_YET_VALID: return (.notYetValid(certificate: certificate, depth: depth), chain)
+        case .CAASA_CHAIN_OK: return (nil, chain, true)
+        case .CAASA_CHAIN_EXPIRED: return (.expired(certificate: certificate, depth: depth), chain, true)
+        case .CAASA_CHAIN_NOT_YET_VALID: return (.notYetValid(certificate: certificate, depth: depth), chain, true)
         case .CAASA_CHAIN_WRONG_PURPOSE:
-            return (.wrongPurpose(options.purpose, certificate: certificate, depth: depth), chain)
+            return (.wrongPurpose(options.purpose, certificate: certificate, depth: depth), chain, true)
         case .CAASA_CHAIN_HOST_MISMATCH:
-            return (.hostMismatch(host: options.hostname ?? "", certificate: chain.first ?? certificate), chain)
+            return (.hostMismatch(host: options.hostname ?? "", certificate: chain.first ?? certificate), chain, true)
         case .CAASA_CHAIN_UNTRUSTED, .CAASA_CHAIN_BAD_CERT_SIGNATURE, .CAASA_CHAIN_OTHER:
-            return (.untrusted(detail, certificate: certificate, depth: depth), chain)
+            return (.untrusted(detail, certificate: certificate, depth: depth), chain, true)
         }
     }
 }

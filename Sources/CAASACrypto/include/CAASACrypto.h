@@ -141,6 +141,10 @@ size_t caasa_certs_count(const caasa_certs *list);
 /// Frees the list and releases its certificates. NULL is ignored.
 void caasa_certs_free(caasa_certs *_Nullable list);
 
+/// The identity of `list[index]`: the same value for two lists sharing one certificate object
+/// (never dereference it). NULL when out of range.
+const void *_Nullable caasa_certs_identity(const caasa_certs *list, size_t index);
+
 /// The DER encoding of `list[index]`.
 caasa_status caasa_certs_der(const caasa_certs *list, size_t index, caasa_buffer *out);
 
@@ -225,6 +229,24 @@ typedef struct caasa_pkcs7 caasa_pkcs7;
 /// `caasa_pkcs7_summary.is_signed_data`.
 caasa_status caasa_pkcs7_parse(const void *_Nullable data, size_t length, caasa_encoding encoding,
                                caasa_pkcs7 *_Nullable *_Nonnull out);
+
+/// Parsed certificates shared between parses, keyed by their DER bytes: a batch of messages
+/// carrying the same certificates parses each of them once (OpenSSL 3.0 spends most of a
+/// message's parse decoding certificate public keys). Thread-safe; holds at most `capacity`
+/// certificates, each new one replacing the one in its slot.
+typedef struct caasa_cert_cache caasa_cert_cache;
+
+/// A new, empty cache (NULL when out of memory).
+caasa_cert_cache *_Nullable caasa_cert_cache_new(size_t capacity);
+
+/// Frees the cache and releases its certificates (messages parsed with it keep theirs). NULL
+/// is ignored.
+void caasa_cert_cache_free(caasa_cert_cache *_Nullable cache);
+
+/// `caasa_pkcs7_parse`, taking the certificates of DER (and PEM) SignedData from `cache` (or
+/// parsing and adding them). The result, and every error, is the same as without a cache.
+caasa_status caasa_pkcs7_parse_cached(const void *_Nullable data, size_t length, caasa_encoding encoding,
+                                      caasa_cert_cache *_Nullable cache, caasa_pkcs7 *_Nullable *_Nonnull out);
 
 /// Frees a parsed message. NULL is ignored.
 void caasa_pkcs7_free(caasa_pkcs7 *_Nullable message);

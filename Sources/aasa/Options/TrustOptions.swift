@@ -92,3 +92,17 @@ enum TimeArgument {
         return day.date(from: text)
     }
 }
+
+extension Verifier {
+    /// The verifier for a batch: every file checked at the same instant (the start of the batch,
+    /// unless `--at` fixed it), and a chain cache, so that a chain shared by many files is
+    /// built and checked once. Each file's signature is still checked.
+    func forBatch() -> Verifier {
+        var copy = self
+        if copy.options.time == nil {
+            copy.options.time = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        }
+        copy.chainCache = ChainCache()
+        return copy
+    }
+}

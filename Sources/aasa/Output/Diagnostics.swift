@@ -9,9 +9,13 @@ enum Diagnostics {
     }
 
     static func emit(_ path: String, _ severity: Severity, _ message: String, code: String? = nil) {
+        FileHandle.standardError.write(Data(line(path, severity, message, code: code).utf8))
+    }
+
+    /// The line ``emit(_:_:_:code:)`` prints, with its newline.
+    static func line(_ path: String, _ severity: Severity, _ message: String, code: String? = nil) -> String {
         let tag = code.map { "[\($0)] " } ?? ""
-        let line = "\(displayName(path)): \(severity.rawValue): \(tag)\(message)\n"
-        FileHandle.standardError.write(Data(line.utf8))
+        return "\(displayName(path)): \(severity.rawValue): \(tag)\(message)\n"
     }
 
     /// "<stdin>" and "<stdout>" for "-".

@@ -10,4 +10,18 @@ enum ExitStatus {
     static let badInput = ExitCode(2)
     /// Usage error (argument-parser's `ValidationError` exits with this too).
     static let usage = ExitCode(64)
+
+    /// The worse of two statuses, for a batch: usage error, then unreadable input, then a
+    /// failed check, then success.
+    static func worst(_ a: ExitCode, _ b: ExitCode) -> ExitCode {
+        func rank(_ code: ExitCode) -> Int {
+            switch code.rawValue {
+            case 0: return 0
+            case 1: return 1
+            case 64: return 3
+            default: return 2
+            }
+        }
+        return rank(b) > rank(a) ? b : a
+    }
 }

@@ -5,7 +5,10 @@ import Foundation
 final class LineReader {
     private let handle: FileHandle
     private let closesHandle: Bool
-    private var buffer = Data()
+    /// Bytes read and not yet returned start at `start`; no line end before `searched`.
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var searched = 0
     private var atEnd = false
     private let chunkSize = 64 * 1024
     /// Lines longer than this are cut off and flagged, instead of growing the buffer without end.
@@ -36,30 +39,55 @@ final class LineReader {
     /// The next line (without its line end), or nil at the end of the input.
     func next() -> (line: String, truncated: Bool)? {
         while true {
-            if let newline = buffer.firstIndex(of: 0x0A) {
-                var line = buffer[buffer.startIndex..<newline]
-                buffer.removeSubrange(buffer.startIndex...newline)
-                if line.last == 0x0D { line = line.dropLast() }
-                let truncated = line.count > maximumLineLength
-                return (String(decoding: line.prefix(maximumLineLength), as: UTF8.self), truncated)
+            if let newline = nextLineEnd() {
+                let line = take(upTo: newline)
+                start = newline + 1
+                searched = start
+                return line
             }
+            searched = buffer.count
             if atEnd {
-                guard !buffer.isEmpty else { return nil }
-                var line = buffer
-                buffer = Data()
-                if line.last == 0x0D { line = line.dropLast() }
-                return (String(decoding: line.prefix(maximumLineLength), as: UTF8.self), line.count > maximumLineLength)
+                guard start < buffer.count else { return nil }
+                let line = take(upTo: buffer.count)
+                buffer.removeAll()
+                start = 0
+                searched = 0
+                return line
+            }
+            // Keep only what is not returned yet, then read on (one read per chunk, not per line).
+            if start > 0 {
+                buffer.removeSubrange(0..<start)
+                searched -= start
+                start = 0
             }
             let chunk = handle.readData(ofLength: chunkSize)
             if chunk.isEmpty {
                 atEnd = true
             } else {
-                buffer.append(chunk)
-                if buffer.count > maximumLineLength * 2, buffer.firstIndex(of: 0x0A) == nil {
+                buffer.append(contentsOf: chunk)
+                if buffer.count > maximumLineLength * 2, nextLineEnd() == nil {
                     // An over-long line: keep its start, drop the middle until its end arrives.
-                    buffer = buffer.prefix(maximumLineLength + 1)
+                    buffer.removeSubrange((maximumLineLength + 1)...)
+                    searched = buffer.count
                 }
             }
         }
+    }
+
+    /// The index of the next LF at or after `searched`.
+    private func nextLineEnd() -> Int? {
+        guard searched < buffer.count else { return nil }
+        return buffer.withUnsafeBufferPointer { bytes -> Int? in
+            guard let found = memchr(bytes.baseAddress! + searched, 0x0A, bytes.count - searched) else { return nil }
+            return bytes.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        }
+    }
+
+    /// The line from `start` to `end` (a CR before the end dropped), cut at the maximum length.
+    private func take(upTo end: Int) -> (line: String, truncated: Bool) {
+        var last = end
+        if last > start && buffer[last - 1] == 0x0D { last -= 1 }
+        let count = last - start
+        return (String(decoding: buffer[start..<(start + min(count, maximumLineLength))], as: UTF8.self), count > maximumLineLength)
     }
 }

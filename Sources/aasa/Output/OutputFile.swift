@@ -1,11 +1,22 @@
 import Foundation
 
+/// The process's umask, read once: reading it means setting it, which is not safe while other
+/// threads create files.
+private let processUmask: mode_t = {
+    let mask = umask(0)
+    umask(mask)
+    return mask
+}()
+
 /// Writes a command's output: to standard output for "-", otherwise atomically.
 ///
 /// A file is written to a temporary file beside it, flushed to disk, then renamed over the
 /// target: on any failure the target is untouched and no partial file is left behind.
 enum OutputFile {
-    static func write(_ data: Data, to path: String) throws {
+    /// - Parameter durable: flush the file to disk before renaming it (one `fsync` per file).
+    ///   A batch passes false and calls ``flush(_:)`` once at the end instead: the rename still
+    ///   makes each file appear whole or not at all.
+    static func write(_ data: Data, to path: String, durable: Bool = true) throws {
         if path == "-" {
             do {
                 try FileHandle.standardOutput.write(contentsOf: data)
@@ -15,15 +26,25 @@ enum OutputFile {
             return
         }
         var existing = stat()
-        if stat(path, &existing) == 0 && (existing.st_mode & S_IFMT) != S_IFREG {
+        let exists = stat(path, &existing) == 0
+        if exists && (existing.st_mode & S_IFMT) != S_IFREG {
             // A device, FIFO or terminal (/dev/stdout, /dev/null, a pipe): write to it as it is.
             // Renaming a temporary file over it would replace the device node itself.
             try writeDirectly(data, to: path)
             return
         }
-        let url = URL(fileURLWithPath: path)
-        let directory = url.deletingLastPathComponent().path
-        var template = Array("\(directory)/.\(url.lastPathComponent).XXXXXX".utf8CString)
+        // The temporary file `.NAME.XXXXXX` beside the target (string operations, not URL: a
+        // batch writes thousands of files).
+        let directory: String
+        let name: String
+        if let slash = path.lastIndex(of: "/") {
+            directory = slash == path.startIndex ? "/" : String(path[..<slash])
+            name = String(path[path.index(after: slash)...])
+        } else {
+            directory = "."
+            name = path
+        }
+        var template = Array("\(directory)/.\(name).XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw CLIFailure(path, "cannot write output: \(String(cString: strerror(errno)))") }
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -32,13 +53,7 @@ enum OutputFile {
             if !committed { unlink(temporary) }
         }
         // A replaced file keeps its permissions; a new one gets the usual 0666 less the umask.
-        if stat(path, &existing) == 0 {
-            fchmod(fd, existing.st_mode & 0o7777)
-        } else {
-            let mask = umask(0)
-            umask(mask)
-            fchmod(fd, 0o666 & ~mask)
-        }
+        fchmod(fd, exists ? existing.st_mode & 0o7777 : 0o666 & ~processUmask)
         let written = data.withUnsafeBytes { raw -> Bool in
             var offset = 0
             while offset < raw.count {
@@ -52,7 +67,7 @@ enum OutputFile {
             return true
         }
         let writeError = errno
-        guard written, fsync(fd) == 0 else {
+        guard written, !durable || fsync(fd) == 0 else {
             let reason = String(cString: strerror(written ? errno : writeError))
             close(fd)
             throw CLIFailure(path, "cannot write output: \(reason)")
@@ -62,6 +77,34 @@ enum OutputFile {
             throw CLIFailure(path, "cannot write output: \(String(cString: strerror(errno)))")
         }
         committed = true
+    }
+
+    /// Flushes the file systems that hold `paths` to disk, once each (Linux `syncfs`; `sync`
+    /// elsewhere): what a batch does instead of one `fsync` per file.
+    static func flush(_ paths: [String]) {
+        var directories = Set<String>()
+        for path in paths where path != "-" {
+            directories.insert((path as NSString).deletingLastPathComponent)
+        }
+        guard !directories.isEmpty else { return }
+        #if os(Linux)
+        typealias SyncFS = @convention(c) (Int32) -> Int32
+        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "syncfs") {
+            let syncfs = unsafeBitCast(symbol, to: SyncFS.self)
+            var devices = Set<UInt64>()
+            for directory in directories {
+                var info = stat()
+                let name = directory.isEmpty ? "." : directory
+                guard stat(name, &info) == 0, devices.insert(UInt64(info.st_dev)).inserted else { continue }
+                let fd = open(name, O_RDONLY | O_CLOEXEC)
+                guard fd >= 0 else { continue }
+                _ = syncfs(fd)
+                close(fd)
+            }
+            return
+        }
+        #endif
+        sync()
     }
 
     /// Writes to an existing non-regular file (device, FIFO) without the temporary-file dance.
@@ -85,14 +128,37 @@ enum OutputFile {
     /// Refuses an output that is the same file as any input (it would be replaced): the
     /// content, but also a key, certificate or trust file.
     static func ensureDistinct(output: String, from inputs: [String?]) throws {
-        guard output != "-" else { return }
-        var target = stat()
-        guard stat(output, &target) == 0 else { return }
-        for case let input? in inputs where input != "-" {
-            var source = stat()
-            if stat(input, &source) == 0 && source.st_dev == target.st_dev && source.st_ino == target.st_ino {
-                throw CLIFailure(output, "the output is the input file \(input); refusing to overwrite it", status: ExitStatus.usage)
+        try ensureDistinct(output: output, from: FileIdentities(inputs))
+    }
+
+    /// ``ensureDistinct(output:from:)`` against inputs identified once, for a batch.
+    static func ensureDistinct(output: String, from inputs: FileIdentities) throws {
+        guard output != "-", let input = inputs.input(sameAs: output) else { return }
+        throw CLIFailure(output, "the output is the input file \(input); refusing to overwrite it", status: ExitStatus.usage)
+    }
+
+    /// The files a command reads, by device and inode, so that each output of a batch is
+    /// checked against all of them at once.
+    struct FileIdentities {
+        private var paths: [FileID: String] = [:]
+
+        private struct FileID: Hashable {
+            var device: UInt64
+            var inode: UInt64
+        }
+
+        init(_ inputs: [String?]) {
+            for case let input? in inputs.reversed() where input != "-" {
+                var info = stat()
+                if stat(input, &info) == 0 { paths[FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))] = input }
             }
+        }
+
+        /// The first input that is the same file as `path`, if any.
+        func input(sameAs path: String) -> String? {
+            var info = stat()
+            guard stat(path, &info) == 0 else { return nil }
+            return paths[FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))]
         }
     }
 }

@@ -54,7 +54,7 @@ struct VerificationReport: Encodable {
 
 /// Text rendering of certificates and verification results.
 enum TextReport {
-    static func date(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
+    static func date(_ date: Date) -> String { InternetDateTime.string(from: date) }
 
     static func certificate(_ info: CertificateInfo, indent: String) -> [String] {
         var lines = [

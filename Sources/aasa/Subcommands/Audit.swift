@@ -9,6 +9,7 @@ extension AASACommand {
     /// loops and waits for their results on a condition variable, printing each as it is ready.
     struct Audit: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "audit",
             abstract: "Fetch live domains' AASA files over HTTPS, as Apple does, and report what is legacy or broken.",
             discussion: """
                 For each domain, fetches https://DOMAIN/.well-known/apple-app-site-association and the legacy \

@@ -5,6 +5,7 @@ import Foundation
 extension AASACommand {
     struct Convert: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "convert",
             abstract: "Convert signed AASA files to plain JSON (verified first), and normalise plain ones.",
             discussion: """
                 A signed file is verified (same trust options as verify), its JSON extracted and its \
@@ -48,6 +49,9 @@ extension AASACommand {
         @OptionGroup(title: "Trust")
         var trust: TrustOptions
 
+        @OptionGroup(title: "Batch")
+        var batch: BatchOptions
+
         func validate() throws {
             if inputs.isEmpty { throw ValidationError("give at least one file or directory to convert ('-' for standard input)") }
             let destinations = [output != nil, outDirectory != nil, inPlace].filter { $0 }.count
@@ -67,7 +71,7 @@ extension AASACommand {
         }
 
         /// One file to convert.
-        struct Job {
+        struct Job: Sendable {
             var input: String
             var output: String
             /// Named on the command line (as opposed to found in a directory).
@@ -86,24 +90,17 @@ extension AASACommand {
             var outcomes: [Outcome] = []
             var jobs: [Job] = []
             // 1. The files, and where each goes.
-            for input in inputs {
-                if isDirectory(input) {
-                    do {
-                        for relative in try Self.files(under: input) {
-                            let path = (input as NSString).appendingPathComponent(relative)
-                            jobs.append(Job(input: path, output: destination(for: path, relative: relative), explicit: false))
-                        }
-                    } catch let failure as CLIFailure {
-                        Diagnostics.emit(failure.path, .error, failure.message)
-                        outcomes.append(.failed(ExitStatus.badInput))
-                    }
-                } else {
-                    let name = (input as NSString).lastPathComponent
-                    jobs.append(Job(input: input, output: destination(for: input, relative: name), explicit: true))
-                }
+            let (items, failures) = batch.expand(inputs, what: "convert", emptyIsFailure: false)
+            for failure in failures {
+                Diagnostics.emit(failure.path, .error, failure.message)
+                outcomes.append(.failed(ExitStatus.badInput))
+            }
+            for item in items {
+                jobs.append(Job(input: item.path, output: destination(for: item.path, relative: item.relative), explicit: item.explicit))
             }
             // 2. Refuse, before doing anything, to overwrite an input or write two files to one place.
             try reportingFailures(path: inputs[0]) {
+                let identities = OutputFile.FileIdentities(jobs.map(\.input) + trust.caFiles + trust.intermediateFiles)
                 var seen: [String: String] = [:]
                 for job in jobs where job.output != "-" {
                     let key = URL(fileURLWithPath: job.output).standardizedFileURL.path
@@ -113,7 +110,7 @@ extension AASACommand {
                     seen[key] = job.input
                     if !inPlace {
                         do {
-                            try OutputFile.ensureDistinct(output: job.output, from: jobs.map(\.input) + trust.caFiles + trust.intermediateFiles)
+                            try OutputFile.ensureDistinct(output: job.output, from: identities)
                         } catch var failure as CLIFailure {
                             failure.message += " (--in-place replaces the inputs)"
                             throw failure
@@ -121,28 +118,46 @@ extension AASACommand {
                     }
                 }
             }
-            // 3. The trust store, once (an unreadable --ca-file stops everything here).
+            // 3. The trust store, once (an unreadable --ca-file stops everything here); a batch
+            // checks every file at the same time, so each chain is checked once.
             var verifier: Verifier?
             if !noVerify {
                 try reportingFailures(path: inputs[0]) { verifier = try trust.makeVerifier() }
+                if jobs.count > 1 { verifier = verifier?.forBatch() }
             }
-            // 4. Convert each file on its own.
-            let progress = Progress(total: jobs.count)
-            for (index, job) in jobs.enumerated() {
-                progress.show(index, job.input)
+            // 4. Convert each file on its own, `--jobs` at a time, printed in input order.
+            let printer = BatchPrinter(total: jobs.count)
+            let shared = verifier
+            let settings = Settings(
+                noVerify: noVerify, preserveFormat: preserveFormat, compact: compact, inPlace: inPlace,
+                announce: inPlace || outDirectory != nil, durable: jobs.count == 1)
+            BatchRunner.run(jobs, jobs: batch.workerCount, work: { job in
+                var output = BatchOutput()
                 do {
-                    outcomes.append(try convert(job, verifier: verifier, progress: progress))
+                    output.outcome = try Self.convert(job, verifier: shared, settings: settings, into: &output)
                 } catch let failure as CLIFailure {
-                    progress.clear()
-                    Diagnostics.emit(failure.path, .error, failure.message, code: failure.code)
-                    outcomes.append(.failed(failure.status))
+                    output.fail(failure, outcome: "failed")
                 } catch let error as AASAError {
-                    progress.clear()
-                    Diagnostics.emit(job.input, .error, error.message)
-                    outcomes.append(.failed(ExitStatus.badInput))
+                    output.fail(CLIFailure(job.input, error.message), outcome: "failed")
+                } catch {
+                    output.fail(CLIFailure(job.input, "\(error)"), outcome: "failed")
                 }
-            }
-            progress.clear()
+                return output
+            }, deliver: { index, output in
+                printer.progress?.update(done: index + 1, path: jobs[index].input)
+                var status = output.status
+                if !printer.print(output) { status = ExitStatus.worst(status, ExitStatus.badInput) }
+                switch output.outcome {
+                case _ where status != ExitStatus.success: outcomes.append(.failed(status))
+                case "converted": outcomes.append(.converted(unverified: false))
+                case "converted-unverified": outcomes.append(.converted(unverified: true))
+                case "unchanged": outcomes.append(.unchanged)
+                default: outcomes.append(.skipped)
+                }
+            })
+            printer.finish()
+            if printer.stdoutFailed { outcomes.append(.failed(ExitStatus.badInput)) }
+            if !settings.durable { OutputFile.flush(jobs.map(\.output)) }
             if jobs.count > 1 || inputs.contains(where: isDirectory) { summarise(outcomes) }
             var worst = ExitStatus.success
             for case .failed(let status) in outcomes {
@@ -155,17 +170,32 @@ extension AASACommand {
             if worst != ExitStatus.success { throw worst }
         }
 
+        /// The options one conversion needs, captured for the worker threads.
+        struct Settings: Sendable {
+            var noVerify: Bool
+            var preserveFormat: Bool
+            var compact: Bool
+            var inPlace: Bool
+            /// Say where each file went (a note on standard error).
+            var announce: Bool
+            /// Flush each file to disk as it is written (one file); a batch flushes once at the end.
+            var durable: Bool
+        }
+
         private func destination(for input: String, relative: String) -> String {
             if inPlace { return input }
             if let outDirectory { return (outDirectory as NSString).appendingPathComponent(relative) }
             return output ?? "-"
         }
 
-        private func convert(_ job: Job, verifier: Verifier?, progress: Progress) throws -> Outcome {
+        /// Converts one file; its diagnostics and any standard output go to `output`. Returns
+        /// the outcome for the summary: converted, converted-unverified, unchanged or skipped.
+        private static func convert(_ job: Job, verifier: Verifier?, settings: Settings, into output: inout BatchOutput) throws -> String {
             func emit(_ severity: Diagnostics.Severity, _ message: String) {
-                progress.clear()
-                Diagnostics.emit(job.input, severity, message)
+                output.emit(job.input, severity, message)
             }
+            let noVerify = settings.noVerify, preserveFormat = settings.preserveFormat
+            let compact = settings.compact, inPlace = settings.inPlace
             let data = try InputFile.read(job.input)
             let detection = FileKindDetector.detect(data)
             var content: Data
@@ -205,7 +235,7 @@ extension AASACommand {
                 throw CLIFailure(job.input, "not converted: damaged PKCS#7 \(damaged.rawValue.uppercased()): \(detection.detail ?? "")")
             } else if !job.explicit && !Self.looksLikeJSON(data) {
                 emit(.note, "skipped: neither JSON nor a signed file (\(detection.detail ?? detection.kind.rawValue))")
-                return .skipped
+                return "skipped"
             } else if Self.looksLikeJSON(data) {
                 throw CLIFailure(job.input, "not converted: \(detection.detail ?? "not valid JSON")")
             } else {
@@ -225,7 +255,7 @@ extension AASACommand {
                 && !(root.members ?? []).contains(where: { AASADocument.serviceKeys.contains($0.key) })
             {
                 emit(.note, "skipped: JSON without applinks, webcredentials, activitycontinuation or appclips (not an AASA file)")
-                return .skipped
+                return "skipped"
             }
             if root.members == nil {
                 emit(.warning, "the top level is \(root.typeName), not an object: this is not an AASA document")
@@ -252,7 +282,7 @@ extension AASACommand {
 
             if inPlace && converted == data {
                 emit(.note, "unchanged: already in this format")
-                return .unchanged
+                return "unchanged"
             }
             if job.output != "-" {
                 let directory = (job.output as NSString).deletingLastPathComponent
@@ -264,11 +294,15 @@ extension AASACommand {
                     }
                 }
             }
-            try OutputFile.write(converted, to: job.output)
-            if inPlace || outDirectory != nil {
+            if job.output == "-" {
+                output.write(converted)
+            } else {
+                try OutputFile.write(converted, to: job.output, durable: settings.durable)
+            }
+            if settings.announce {
                 emit(.note, "converted (\(what)) → \(job.output)")
             }
-            return .converted(unverified: unverified)
+            return unverified ? "converted-unverified" : "converted"
         }
 
         /// Whether the first byte that is not white space (after a byte-order mark) opens an
@@ -300,68 +334,5 @@ extension AASACommand {
             if skipped > 0 { parts.append("\(skipped) skipped (not AASA files)") }
             FileHandle.standardError.write(Data(("convert: " + parts.joined(separator: "; ") + "\n").utf8))
         }
-
-        /// The regular files under `directory`, relative to it, sorted; version-control
-        /// directories are left out, symbolic links to directories are not followed.
-        static func files(under directory: String) throws -> [String] {
-            let root = URL(fileURLWithPath: directory)
-            guard let enumerator = FileManager.default.enumerator(
-                at: root, includingPropertiesForKeys: [.isRegularFileKey, .isDirectoryKey], options: [],
-                errorHandler: { _, _ in true })
-            else {
-                throw CLIFailure(directory, "cannot read the directory")
-            }
-            let base = root.path.hasSuffix("/") ? String(root.path.dropLast()) : root.path
-            var found: [String] = []
-            for case let url as URL in enumerator {
-                let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .isDirectoryKey])
-                if values?.isDirectory == true {
-                    if [".git", ".hg", ".svn"].contains(url.lastPathComponent) { enumerator.skipDescendants() }
-                    continue
-                }
-                guard values?.isRegularFile == true, !isWriterTemporary(url.lastPathComponent) else { continue }
-                let path = url.path
-                found.append(path.hasPrefix(base + "/") ? String(path.dropFirst(base.count + 1)) : url.lastPathComponent)
-            }
-            return found.sorted()
-        }
-    }
-}
-
-/// Whether `name` is a temporary file of ``OutputFile/write(_:to:)``: `.NAME.XXXXXX`.
-private func isWriterTemporary(_ name: String) -> Bool {
-    guard name.hasPrefix("."), name.count > 8 else { return false }
-    let suffix = name.suffix(7)
-    return suffix.first == "." && suffix.dropFirst().allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
-}
-
-private func isDirectory(_ path: String) -> Bool {
-    guard path != "-" else { return false }
-    var info = stat()
-    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
-}
-
-/// `[3/10] path` on standard error while a batch runs, only when it is a terminal.
-final class Progress {
-    private let total: Int
-    private let enabled: Bool
-    private var shown = false
-
-    init(total: Int) {
-        self.total = total
-        enabled = total > 1 && isatty(STDERR_FILENO) == 1
-    }
-
-    func show(_ index: Int, _ path: String) {
-        guard enabled else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K[\(index + 1)/\(total)] \(path)".utf8))
-        shown = true
-    }
-
-    /// Clears the progress line before a diagnostic is printed.
-    func clear() {
-        guard shown else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
-        shown = false
     }
 }

@@ -5,20 +5,27 @@ import Foundation
 extension AASACommand {
     struct Detect: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "detect",
             abstract: "Tell what each file is from its bytes: pkcs7-der, pkcs7-pem, pkcs7-smime, pkcs7-other, json or unknown.",
             discussion: """
                 The name and any served content type are ignored. PKCS#7 is confirmed by parsing it, \
                 JSON by parsing it; damaged files are 'unknown' with the reason.
 
+                Directories are examined file by file (see --include), --jobs files at a time, the \
+                output in input order.
+
                 Exit status: 0 every file was read, 2 some file could not be read.
                 """
         )
 
-        @Argument(help: ArgumentHelp("Files to examine ('-' for standard input).", valueName: "file"))
+        @Argument(help: ArgumentHelp("Files or directories to examine ('-' for standard input).", valueName: "file"))
         var files: [String]
 
         @Option(help: "Output format: text or json (one object, or an array for several files).")
         var format: OutputFormat = .text
+
+        @OptionGroup(title: "Batch")
+        var batch: BatchOptions
 
         func validate() throws {
             if files.isEmpty { throw ValidationError("give at least one file to detect ('-' for standard input)") }
@@ -32,27 +39,49 @@ extension AASACommand {
         }
 
         func run() throws {
-            var entries: [Entry] = []
+            let single = !BatchOptions.isBatch(files)
+            let (items, failures) = batch.expand(files, what: "detect")
             var failed = false
-            for file in files {
-                do {
-                    let detection = FileKindDetector.detect(try InputFile.read(file))
-                    entries.append(
-                        Entry(path: file, kind: detection.kind.rawValue, detail: detection.detail, byteOrderMark: detection.hasByteOrderMark))
-                    if format == .text {
-                        printOut("\(Diagnostics.displayName(file)): \(detection.kind.rawValue)" + (detection.detail.map { " (\($0))" } ?? ""))
-                    }
-                } catch let failure as CLIFailure {
-                    Diagnostics.emit(failure.path, .error, failure.message)
-                    failed = true
-                }
+            var tally = BatchTally()
+            for failure in failures {
+                Diagnostics.emit(failure.path, .error, failure.message)
+                failed = true
             }
-            if format == .json {
-                if files.count == 1 {
-                    if let only = entries.first { try JSONOutput.print(only) }
-                } else {
-                    try JSONOutput.print(entries)
+            let format = format
+            let printer = BatchPrinter(total: items.count)
+            var array = JSONArrayStream(.document)
+            let elements = array  // for the workers: the indentation only
+            if format == .json && !single { printer.write(array.opening) }
+            BatchRunner.run(items, jobs: batch.workerCount, work: { item in
+                var output = BatchOutput()
+                do {
+                    let detection = FileKindDetector.detect(try InputFile.read(item.path))
+                    let entry = Entry(path: item.path, kind: detection.kind.rawValue, detail: detection.detail, byteOrderMark: detection.hasByteOrderMark)
+                    switch format {
+                    case .text:
+                        output.print("\(Diagnostics.displayName(item.path)): \(detection.kind.rawValue)" + (detection.detail.map { " (\($0))" } ?? ""))
+                    case .json:
+                        output.write(single ? try JSONOutput.encode(entry) : try elements.element(entry))
+                    }
+                    output.outcome = detection.kind.rawValue
+                } catch let failure as CLIFailure {
+                    output.fail(failure, outcome: "unreadable")
+                } catch {
+                    output.fail(CLIFailure(item.path, "\(error)"), outcome: "unreadable")
                 }
+                return output
+            }, deliver: { index, output in
+                printer.progress?.update(done: index + 1, path: items[index].path)
+                if format == .json && !single && output.outcome != "unreadable" { printer.write(array.separator()) }
+                if !printer.print(output) || output.status != ExitStatus.success { failed = true }
+                tally.add(output.outcome)
+            })
+            if format == .json && !single { printer.write(array.closing) }
+            printer.finish()
+            if printer.stdoutFailed { failed = true }
+            // A directory walked: say what was found (files named one by one need no summary).
+            if files.contains(where: isDirectory) && !items.isEmpty {
+                BatchTally.printSummary("detect", ["\(BatchTally.files(tally.total)): \(tally.list())"])
             }
             if failed { throw ExitStatus.badInput }
         }

@@ -5,6 +5,7 @@ import Foundation
 extension AASACommand {
     struct Diff: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "diff",
             abstract: "Compare what two AASA files mean: apps per service, rules per app, probe URLs whose verdict changes.",
             discussion: """
                 Per service, the apps gained and lost; per applinks app, the rules of the entry that decides \

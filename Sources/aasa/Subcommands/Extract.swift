@@ -5,6 +5,7 @@ import Foundation
 extension AASACommand {
     struct Extract: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "extract",
             abstract: "Write the JSON embedded in a signed AASA file, after verifying it.",
             discussion: """
                 The signature and chain are verified first (same options as verify); if that fails, \
@@ -12,15 +13,25 @@ extension AASACommand {
                 out exactly as signed: a file signed without -binary has CRLF line ends; --lf turns \
                 them back into LF.
 
-                Exit status: 0 written, 1 verification failed, 2 unreadable or not a signed file.
+                Several files or a directory make a batch, written under --out-dir (each file under \
+                its name, relative to the directory it was found in): the trust store is loaded once, \
+                a chain shared by many files is checked once, --jobs files at a time; a failure on one \
+                file writes nothing for it and does not stop the others; a summary ends on standard \
+                error. See docs/performance.md.
+
+                Exit status: 0 written, 1 verification failed, 2 unreadable or not a signed file; for a \
+                batch, the worst of its files.
                 """
         )
 
-        @Argument(help: ArgumentHelp("The signed file ('-' for standard input).", valueName: "file"))
-        var file: String
+        @Argument(help: ArgumentHelp("The signed files, or directories of them ('-' for standard input).", valueName: "file"))
+        var files: [String] = []
 
-        @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Where to write the JSON ('-' for standard output).", valueName: "out"))
+        @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Where to write the JSON of a single file ('-' for standard output).", valueName: "out"))
         var output: String = "-"
+
+        @Option(name: .customLong("out-dir"), help: ArgumentHelp("Write the JSON of each file here, under its name (for several files or a directory).", valueName: "dir"))
+        var outDirectory: String?
 
         @Flag(name: .customLong("no-verify"), help: "Extract without verifying (the content is then unverified).")
         var noVerify = false
@@ -31,7 +42,31 @@ extension AASACommand {
         @OptionGroup(title: "Trust")
         var trust: TrustOptions
 
+        @OptionGroup(title: "Batch")
+        var batch: BatchOptions
+
+        func validate() throws {
+            if files.isEmpty { throw ValidationError("give a signed file to extract ('-' for standard input), several, or a directory") }
+            if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input ('-') can be read only once") }
+            if outDirectory != nil && output != "-" { throw ValidationError("give either -o (one file) or --out-dir (several), not both") }
+            if outDirectory == nil && BatchOptions.isBatch(files) {
+                if output != "-" { throw ValidationError("-o takes a single input file; use --out-dir DIR for several files or a directory") }
+                throw ValidationError("several files or a directory need --out-dir DIR (one JSON file each, under its name)")
+            }
+            if outDirectory != nil && files.contains("-") {
+                throw ValidationError("standard input ('-') has no name: extract it alone, with -o")
+            }
+        }
+
         func run() throws {
+            if let outDirectory {
+                try runBatch(into: outDirectory)
+            } else {
+                try runSingle(files[0])
+            }
+        }
+
+        private func runSingle(_ file: String) throws {
             try reportingFailures(path: file) {
                 try OutputFile.ensureDistinct(output: output, from: [file] + trust.caFiles + trust.intermediateFiles)
                 let data = try InputFile.read(file)
@@ -39,7 +74,7 @@ extension AASACommand {
                 if noVerify {
                     let detection = FileKindDetector.detect(data)
                     guard let message = detection.message, detection.kind.isSigned else {
-                        throw CLIFailure(file, "nothing to extract: \(describe(detection))")
+                        throw CLIFailure(file, "nothing to extract: \(Self.describe(detection))")
                     }
                     guard !message.signerInfos.isEmpty else {
                         throw CLIFailure(file, "nothing to extract: a certificates-only PKCS#7 (no signer, no content)")
@@ -68,7 +103,95 @@ extension AASACommand {
             }
         }
 
-        private func describe(_ detection: Detection) -> String {
+        /// Many files into `directory`: one verifier (fixed time, chain cache), `--jobs` at a time.
+        private func runBatch(into directory: String) throws {
+            var verifier: Verifier?
+            var destinations: [String] = []
+            let (items, failures) = batch.expand(files, what: "extract")
+            try reportingFailures(path: files[0]) {
+                destinations = try BatchInput.destinations(for: items, in: directory, otherInputs: trust.caFiles + trust.intermediateFiles)
+                if !noVerify { verifier = try trust.makeVerifier().forBatch() }
+            }
+            var worst = ExitStatus.success
+            var tally = BatchTally()
+            for failure in failures {
+                Diagnostics.emit(failure.path, .error, failure.message)
+                worst = ExitStatus.worst(worst, failure.status)
+                tally.add("unreadable")
+            }
+            let (lf, shared) = (lf, verifier)
+            let printer = BatchPrinter(total: items.count)
+            BatchRunner.run(Array(zip(items, destinations)), jobs: batch.workerCount, work: { item, destination in
+                var output = BatchOutput()
+                do {
+                    let data = try InputFile.read(item.path)
+                    var content: Data
+                    if let verifier = shared {
+                        let result = verifier.verify(data)
+                        guard let verified = result.content else {
+                            switch result.verdict {
+                            case .notSigned where result.kind == .json:
+                                throw CLIFailure(item.path, "nothing to extract: the file is already plain JSON")
+                            case .notSigned(let detail), .malformed(let detail):
+                                throw CLIFailure(item.path, "nothing to extract: \(detail)", code: result.verdict.code)
+                            default:
+                                throw CLIFailure(
+                                    item.path, "not extracted: \(result.verdict.reason ?? "not valid")", status: ExitStatus.checkFailed,
+                                    code: result.verdict.code)
+                            }
+                        }
+                        content = verified
+                    } else {
+                        content = try Self.unverifiedContent(of: data, path: item.path)
+                        output.emit(item.path, .warning, "the content is UNVERIFIED (--no-verify): its signature and signer were not checked")
+                    }
+                    if lf { content = LineEndingStyle.crlfToLF(content) }
+                    try BatchInput.createParent(of: destination)
+                    try OutputFile.write(content, to: destination, durable: false)
+                    output.emit(item.path, .note, "extracted (\(shared == nil ? "unverified" : "verified")) → \(destination)")
+                    output.outcome = "extracted"
+                } catch let failure as CLIFailure {
+                    output.fail(failure, outcome: failure.status == ExitStatus.checkFailed ? "failed verification" : "unreadable")
+                } catch let error as AASAError {
+                    output.fail(CLIFailure(item.path, error.message), outcome: "unreadable")
+                } catch {
+                    output.fail(CLIFailure(item.path, "\(error)"), outcome: "unreadable")
+                }
+                return output
+            }, deliver: { index, output in
+                printer.progress?.update(done: index + 1, path: items[index].path)
+                printer.print(output)
+                worst = ExitStatus.worst(worst, output.status)
+                tally.add(output.outcome)
+            })
+            printer.finish()
+            if printer.stdoutFailed { worst = ExitStatus.worst(worst, ExitStatus.badInput) }
+            OutputFile.flush(destinations)
+            let failed = tally.count("failed verification"), unreadable = tally.count("unreadable")
+            // No file at all (an empty directory): its error says it all.
+            if !items.isEmpty {
+                BatchTally.printSummary("extract", [
+                    "\(tally.count("extracted")) of \(BatchTally.files(tally.total)) extracted",
+                    failed == 0 ? "" : "\(failed) failed verification (nothing written for \(failed == 1 ? "it" : "them"))",
+                    unreadable == 0 ? "" : "\(unreadable) unreadable or not signed",
+                ])
+            }
+            if worst != ExitStatus.success { throw worst }
+        }
+
+        /// The content of a signed file without verifying it (`--no-verify`).
+        private static func unverifiedContent(of data: Data, path: String) throws -> Data {
+            let detection = FileKindDetector.detect(data)
+            guard let message = detection.message, detection.kind.isSigned else {
+                throw CLIFailure(path, "nothing to extract: \(describe(detection))")
+            }
+            guard !message.signerInfos.isEmpty else {
+                throw CLIFailure(path, "nothing to extract: a certificates-only PKCS#7 (no signer, no content)")
+            }
+            return try message.unverifiedContent()
+        }
+
+        private static func describe(_ detection: Detection) -> String {
             switch detection.kind {
             case .json: return "the file is already plain JSON"
             default: return "the file is \(detection.kind.rawValue)" + (detection.detail.map { " (\($0))" } ?? "")

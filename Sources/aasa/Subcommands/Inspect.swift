@@ -5,6 +5,7 @@ import Foundation
 extension AASACommand {
     struct Inspect: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "inspect",
             abstract: "Show the structure of a signed file: algorithms, signed attributes, certificates, content.",
             discussion: """
                 Nothing is verified: use verify for that. Plain JSON is described briefly.

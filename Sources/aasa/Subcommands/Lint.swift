@@ -5,17 +5,22 @@ import Foundation
 extension AASACommand {
     struct Lint: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "lint",
             abstract: "Check AASA files against Apple's format and current guidance, with stable rule IDs.",
             discussion: """
                 Signed files are unwrapped (without verifying them) and their JSON is linted too; their \
                 line and column numbers refer to the embedded JSON. Rules: docs/rules.md, or --list-rules.
+
+                Directories are linted file by file (see --include), --jobs files at a time, the \
+                output in input order; --format sarif holds every finding until the end (one document), \
+                text and json stream. See docs/performance.md.
 
                 Exit status: 0 no error (no warning either with --strict), 1 findings at the failing level, \
                 2 a file could not be read, 64 usage error.
                 """
         )
 
-        @Argument(help: ArgumentHelp("Files to lint ('-' for standard input).", valueName: "file"))
+        @Argument(help: ArgumentHelp("Files or directories to lint ('-' for standard input).", valueName: "file"))
         var files: [String] = []
 
         @Option(help: "Output format: text, json or sarif (SARIF 2.1.0, for GitHub code scanning).")
@@ -29,6 +34,9 @@ extension AASACommand {
 
         @Flag(name: .customLong("list-rules"), help: "List every rule ID with its severity and exit.")
         var listRules = false
+
+        @OptionGroup(title: "Batch")
+        var batch: BatchOptions
 
         enum LintFormat: String, ExpressibleByArgument, CaseIterable {
             case text, json, sarif
@@ -75,38 +83,77 @@ extension AASACommand {
                 }
                 return
             }
-            var reports: [(path: String, report: LintReport)] = []
-            var complete: [LintReport] = []
+            let (items, failures) = batch.expand(files, what: "lint")
             var unreadable = false
             var failed = false
-            for file in files {
+            for failure in failures {
+                Diagnostics.emit(failure.path, .error, failure.message)
+                unreadable = true
+            }
+            let (format, minSeverity, strict) = (format, minSeverity, strict)
+            let printer = BatchPrinter(total: items.count)
+            var array = JSONArrayStream(.member("files"))
+            let elements = array  // for the workers: the indentation only
+            var sarifFiles: [(path: String, report: LintReport)] = []  // SARIF is one document: its artifacts come first
+            var counts: [Severity: Int] = [:]
+            var linted = 0
+            if format == .json { printer.write(array.opening) }
+            BatchRunner.run(items, jobs: batch.workerCount, work: { item -> FileResult in
+                var result = FileResult()
                 do {
-                    let report = Linter.lint(try InputFile.read(file))
-                    complete.append(report)
+                    let report = Linter.lint(try InputFile.read(item.path))
                     var shown = report
                     shown.diagnostics = report.diagnostics(atLeast: minSeverity)
-                    reports.append((file, shown))
-                    if format == .text {
-                        for diagnostic in shown.diagnostics { printOut(Self.text(diagnostic, path: file)) }
+                    switch format {
+                    case .text:
+                        for diagnostic in shown.diagnostics { result.output.print(Self.text(diagnostic, path: item.path)) }
+                    case .json:
+                        result.output.write(try elements.element(
+                            FileReport(path: item.path, kind: shown.kind.rawValue, diagnostics: shown.diagnostics.map(DiagnosticReport.init))))
+                    case .sarif:
+                        result.shown = shown
                     }
                     // The verdict uses every finding, whatever --min-severity shows.
-                    if Self.fails(report, strict: strict) { failed = true }
+                    result.failed = Self.fails(report, strict: strict)
+                    for diagnostic in report.diagnostics { result.counts[diagnostic.severity, default: 0] += 1 }
+                    result.read = true
                 } catch let failure as CLIFailure {
-                    Diagnostics.emit(failure.path, .error, failure.message)
-                    unreadable = true
+                    result.output.fail(failure)
+                } catch {
+                    result.output.fail(CLIFailure(item.path, "\(error)"))
                 }
-            }
-            switch format {
-            case .text: break
-            case .json:
-                try JSONOutput.print(
-                    ["files": reports.map { FileReport(path: $0.path, kind: $0.report.kind.rawValue, diagnostics: $0.report.diagnostics.map(DiagnosticReport.init)) }])
-            case .sarif:
-                try JSONOutput.print(SARIFLog(files: reports, version: AASAVersion.current))
-            }
-            if format == .text { Self.summary(complete, shownFrom: minSeverity) }
+                return result
+            }, deliver: { index, result in
+                printer.progress?.update(done: index + 1, path: items[index].path)
+                if format == .json && result.read { printer.write(array.separator()) }
+                if !printer.print(result.output) { unreadable = true }
+                guard result.read else {
+                    unreadable = true
+                    return
+                }
+                linted += 1
+                if result.failed { failed = true }
+                for (severity, count) in result.counts { counts[severity, default: 0] += count }
+                if let shown = result.shown { sarifFiles.append((items[index].path, shown)) }
+            })
+            if format == .json { printer.write(array.closing) }
+            printer.finish()
+            if printer.stdoutFailed { unreadable = true }
+            if format == .sarif { try JSONOutput.print(SARIFLog(files: sarifFiles, version: AASAVersion.current)) }
+            if format == .text { Self.summary(counts, files: linted, shownFrom: minSeverity) }
             if unreadable { throw ExitStatus.badInput }
             if failed { throw ExitStatus.checkFailed }
+        }
+
+        /// What linting one file gave.
+        struct FileResult: Sendable {
+            var output = BatchOutput()
+            /// The file could be read (and so was linted).
+            var read = false
+            var failed = false
+            var counts: [Severity: Int] = [:]
+            /// The report as shown, kept only for SARIF.
+            var shown: LintReport?
         }
 
         static func fails(_ report: LintReport, strict: Bool) -> Bool {
@@ -128,16 +175,14 @@ extension AASACommand {
         /// "3 errors, 1 warning, 2 deprecations in 4 files" on stderr, only when there are findings;
         /// findings hidden by --min-severity are counted and said to be hidden (they still count
         /// for the exit status).
-        static func summary(_ reports: [LintReport], shownFrom threshold: Severity) {
-            var counts: [Severity: Int] = [:]
-            for report in reports { for diagnostic in report.diagnostics { counts[diagnostic.severity, default: 0] += 1 } }
-            guard !counts.isEmpty else { return }
+        static func summary(_ counts: [Severity: Int], files: Int, shownFrom threshold: Severity) {
+            guard counts.values.contains(where: { $0 > 0 }) else { return }
             let parts = Severity.allCases.reversed().compactMap { severity -> String? in
-                guard let count = counts[severity] else { return nil }
+                guard let count = counts[severity], count > 0 else { return nil }
                 let noun = severity == .info ? "info" : severity.rawValue + (count == 1 ? "" : "s")
                 return "\(count) \(noun)" + (severity < threshold ? " (hidden by --min-severity)" : "")
             }
-            FileHandle.standardError.write(Data("\(parts.joined(separator: ", ")) in \(reports.count) file\(reports.count == 1 ? "" : "s")\n".utf8))
+            FileHandle.standardError.write(Data("\(parts.joined(separator: ", ")) in \(files) file\(files == 1 ? "" : "s")\n".utf8))
         }
     }
 }

@@ -5,6 +5,7 @@ import Foundation
 extension AASACommand {
     struct Match: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "match",
             abstract: "Say which app (if any) opens each URL as a universal link, as iOS decides it.",
             discussion: """
                 Each app is evaluated on its own: the first entry naming it decides, its rules in \
@@ -56,65 +57,94 @@ extension AASACommand {
                 // Open the URL list before writing anything, so a failure leaves no partial output.
                 let reader = try urlsFile.map { try LineReader(path: $0, maximumLineLength: Self.maximumURLLength) }
                 let single = urls.count == 1 && urlsFile == nil
+                let (format, explain) = (format, explain)  // read once: property wrappers cost a call each
                 var allMatched = true
                 var first = true
-                if format == .json && !single { FileHandle.standardOutput.write(Data("[\n".utf8)) }
+                // One write per 64 KB, not per URL: an access log has millions of lines.
+                let out = BufferedOutput()
+                if format == .json && !single { out.append("[\n") }
                 func emit(_ result: URLMatchResult) throws {
                     if result.appID == nil { allMatched = false }
                     switch format {
-                    case .text: printOut(text(result))
+                    case .text:
+                        Self.writeText(result, explain: explain, to: out)
                     case .json:
                         var encoded = try JSONOutput.encode(result)
                         if !single {
                             encoded.removeLast()  // the newline; the array adds its own separators
-                            if !first { FileHandle.standardOutput.write(Data(",\n".utf8)) }
+                            if !first { out.append(",\n") }
                         }
-                        FileHandle.standardOutput.write(encoded)
+                        out.append(encoded)
                     }
                     first = false
                 }
-                for url in urls { try emit(evaluate(url, with: matcher)) }
+                func evaluate(_ url: String) -> URLMatchResult {
+                    guard url.utf8.count <= Self.maximumURLLength else {
+                        return URLMatchResult(url: String(url.prefix(80)) + "…", appID: nil, excluded: false, apps: [], error: "URL longer than \(Self.maximumURLLength) characters")
+                    }
+                    return matcher.evaluate(url, explain: explain)
+                }
+                for url in urls { try emit(evaluate(url)) }
                 if let reader {
                     while let (line, truncated) = reader.next() {
-                        let url = line.trimmingCharacters(in: .whitespaces)
+                        let url = Self.trimmingWhitespace(line)
                         if url.isEmpty || url.hasPrefix("#") { continue }
                         if truncated {
                             try emit(URLMatchResult(url: String(url.prefix(80)) + "…", appID: nil, excluded: false, apps: [], error: "URL longer than \(Self.maximumURLLength) characters"))
                             continue
                         }
-                        try emit(evaluate(url, with: matcher))
+                        try emit(evaluate(url))
                     }
                 }
-                if format == .json && !single { FileHandle.standardOutput.write(Data((first ? "]\n" : "\n]\n").utf8)) }
+                if format == .json && !single { out.append(first ? "]\n" : "\n]\n") }
+                try out.flush()
                 if !allMatched { throw ExitStatus.checkFailed }
             }
         }
 
-        private func evaluate(_ url: String, with matcher: URLMatcher) -> URLMatchResult {
-            guard url.utf8.count <= Self.maximumURLLength else {
-                return URLMatchResult(url: String(url.prefix(80)) + "…", appID: nil, excluded: false, apps: [], error: "URL longer than \(Self.maximumURLLength) characters")
-            }
-            return matcher.evaluate(url, explain: explain)
+        /// `line.trimmingCharacters(in: .whitespaces)`, without Foundation when the line starts
+        /// and ends with an ASCII character that is not white space (nearly every URL).
+        static func trimmingWhitespace(_ line: String) -> String {
+            guard let first = line.utf8.first, let last = line.utf8.last else { return line }
+            func plain(_ byte: UInt8) -> Bool { byte < 0x80 && byte != 0x20 && byte != 0x09 }
+            return plain(first) && plain(last) ? line : line.trimmingCharacters(in: .whitespaces)
         }
 
-        private func text(_ result: URLMatchResult) -> String {
-            if let error = result.error { return "\(result.url): error: \(error)" }
-            var head = "\(result.url): "
+        /// The text lines for one URL, each ending in a newline: `URL: APP` (or `no app`), and
+        /// with --explain or several apps a line per app.
+        static func writeText(_ result: URLMatchResult, explain: Bool, to out: BufferedOutput) {
+            var text: [UInt8] = []  // built here, handed over once
+            text.reserveCapacity(256)
+            if let error = result.error {
+                text += result.url.utf8
+                text += ": error: ".utf8
+                text += error.utf8
+                text.append(0x0A)
+                out.append(text)
+                return
+            }
+            text += result.url.utf8
+            text += ": ".utf8
             if let app = result.appID {
-                head += app
+                text += app.utf8
             } else {
-                head += result.excluded ? "no app (excluded)" : "no app"
+                text += (result.excluded ? "no app (excluded)" : "no app").utf8
             }
-            guard explain || result.apps.count > 1 else { return head }
-            var lines = [head]
-            for app in result.apps {
-                var line = "  \(app.appID): \(app.verdict.rawValue)"
-                if let explanation = app.explanation {
-                    line += ": \(explanation.summary)"
+            text.append(0x0A)
+            if explain || result.apps.count > 1 {
+                for app in result.apps {
+                    text += "  ".utf8
+                    text += app.appID.utf8
+                    text += ": ".utf8
+                    text += app.verdict.rawValue.utf8
+                    if let explanation = app.explanation {
+                        text += ": ".utf8
+                        text += explanation.summary.utf8
+                    }
+                    text.append(0x0A)
                 }
-                lines.append(line)
             }
-            return lines.joined(separator: "\n")
+            out.append(text)
         }
     }
 }

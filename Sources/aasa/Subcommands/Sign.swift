@@ -5,6 +5,7 @@ import Foundation
 extension AASACommand {
     struct Sign: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "sign",
             abstract: "Sign an AASA file exactly like the legacy openssl smime recipe.",
             discussion: """
                 Reproduces `openssl smime -sign -inkey KEY -signer CERT -certfile CHAIN -noattr -nodetach \
@@ -15,15 +16,25 @@ extension AASACommand {
                 --passphrase-file, or a prompt on the terminal; never from the command line. \
                 The output is written atomically: on failure nothing is written.
 
-                Exit status: 0 signed, 1 refused by --strict, 2 unreadable or unusable input.
+                Several inputs, a directory or --out-dir make a batch: the key and certificates are \
+                loaded once, --jobs files are signed at a time, each signed file is written under \
+                --out-dir with the same name as its input (relative to the directory it was found in), \
+                a failure on one file writes nothing for it and does not stop the others, and a \
+                summary ends on standard error. See docs/performance.md.
+
+                Exit status: 0 signed, 1 refused by --strict, 2 unreadable or unusable input; for a \
+                batch, the worst of its files.
                 """
         )
 
-        @Argument(help: ArgumentHelp("The JSON to sign ('-' for standard input).", valueName: "in"))
-        var input: String
+        @Argument(help: ArgumentHelp("The JSON to sign ('-' for standard input); several files or directories with --out-dir.", valueName: "in"))
+        var inputs: [String] = []
 
         @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Where to write the signed file ('-' for standard output).", valueName: "out"))
-        var output: String
+        var output: String?
+
+        @Option(name: .customLong("out-dir"), help: ArgumentHelp("Write each signed file here, under the name of its input (for several inputs or a directory).", valueName: "dir"))
+        var outDirectory: String?
 
         @Option(help: ArgumentHelp("The signer's private key (PEM or DER; PKCS#1, PKCS#8, encrypted PKCS#8).", valueName: "key"))
         var key: String?
@@ -58,7 +69,16 @@ extension AASACommand {
         @OptionGroup(title: "Passphrase")
         var passphrase: PassphraseOptions
 
+        @OptionGroup(title: "Batch")
+        var batch: BatchOptions
+
+        /// Several inputs, or a directory without -o, or --out-dir.
+        private var isBatch: Bool {
+            inputs.count > 1 || outDirectory != nil || (output == nil && inputs.contains(where: isDirectory))
+        }
+
         func validate() throws {
+            if inputs.isEmpty { throw ValidationError("give the JSON to sign ('-' for standard input), or several files or directories with --out-dir DIR") }
             switch (key, cert, pkcs12) {
             case (.some, .some, nil), (nil, nil, .some): break
             case (_, _, .some): throw ValidationError("give either --pkcs12 or --key with --cert, not both")
@@ -70,12 +90,25 @@ extension AASACommand {
             if digest == .sha1 && !allowSHA1 {
                 throw ValidationError("SHA-1 is broken for signatures; add --allow-sha1 if a legacy verifier really needs it")
             }
+            if isBatch {
+                if output != nil { throw ValidationError("-o names one signed file; for several inputs or a directory use --out-dir DIR") }
+                if outDirectory == nil { throw ValidationError("several inputs or a directory need --out-dir DIR (each signed file keeps its input's name)") }
+                if inputs.contains("-") { throw ValidationError("standard input ('-') has no name: sign it alone, with -o") }
+            } else if output == nil {
+                throw ValidationError("give -o FILE for the signed file ('-' for standard output), or --out-dir DIR")
+            }
             if output == "-" && outform == .der && isatty(STDOUT_FILENO) == 1 {
                 throw ValidationError("refusing to write binary DER to a terminal: give -o FILE or --outform pem")
             }
         }
 
         func run() throws {
+            if let outDirectory, isBatch {
+                try runBatch(into: outDirectory)
+                return
+            }
+            guard let output else { throw ExitStatus.usage }
+            let input = inputs[0]
             try reportingFailures(path: input) {
                 try OutputFile.ensureDistinct(
                     output: output, from: [input, key, cert, chain, pkcs12, passphrase.file])
@@ -96,6 +129,85 @@ extension AASACommand {
                 let signed = try identity.sign(content, options: options)
                 try OutputFile.write(signed, to: output)
             }
+        }
+
+        /// Many files into `directory`: the identity loaded once, `--jobs` signatures at a time.
+        private func runBatch(into directory: String) throws {
+            var identity: SigningIdentity?
+            var destinations: [String] = []
+            let (items, failures) = batch.expand(inputs, what: "sign")
+            let signerPath = cert ?? pkcs12 ?? inputs[0]
+            let options = SigningOptions(digest: digest, binary: binary, signedAttributes: signedAttributes, encoding: outform)
+            try reportingFailures(path: inputs[0]) {
+                destinations = try BatchInput.destinations(
+                    for: items, in: directory, otherInputs: [key, cert, chain, pkcs12, passphrase.file])
+                let loaded = try loadIdentity()
+                // What depends on the signer alone is said once, not once per file.
+                for check in SigningCheck.checks(content: Data("{}".utf8), identity: loaded, options: options) {
+                    switch check {
+                    case .certificateNotValid:
+                        if strict {
+                            throw CLIFailure(signerPath, "refusing to sign (--strict): \(check)", status: ExitStatus.checkFailed)
+                        }
+                        Diagnostics.emit(signerPath, .warning, check.description)
+                    case .weakDigest:
+                        Diagnostics.emit(inputs[0], .warning, check.description)
+                    case .contentTooLarge, .contentNotJSON:
+                        break
+                    }
+                }
+                identity = loaded
+            }
+            guard let identity else { throw ExitStatus.badInput }
+            var worst = ExitStatus.success
+            var tally = BatchTally()
+            for failure in failures {
+                Diagnostics.emit(failure.path, .error, failure.message)
+                worst = ExitStatus.worst(worst, failure.status)
+                tally.add("unreadable")
+            }
+            let printer = BatchPrinter(total: items.count)
+            BatchRunner.run(Array(zip(items, destinations)), jobs: batch.workerCount, work: { item, destination in
+                var output = BatchOutput()
+                do {
+                    let content = try InputFile.read(item.path)
+                    for check in SigningCheck.checks(content: content, identity: identity, options: options) {
+                        switch check {
+                        case .contentTooLarge, .contentNotJSON: output.emit(item.path, .warning, check.description)
+                        case .certificateNotValid, .weakDigest: break  // said once, above
+                        }
+                    }
+                    let signed = try identity.sign(content, options: options)
+                    try BatchInput.createParent(of: destination)
+                    try OutputFile.write(signed, to: destination, durable: false)
+                    output.emit(item.path, .note, "signed → \(destination)")
+                    output.outcome = "signed"
+                } catch let failure as CLIFailure {
+                    output.fail(failure, outcome: "unreadable")
+                } catch let error as AASAError {
+                    output.fail(CLIFailure(item.path, error.message), outcome: "unreadable")
+                } catch {
+                    output.fail(CLIFailure(item.path, "\(error)"), outcome: "unreadable")
+                }
+                return output
+            }, deliver: { index, output in
+                printer.progress?.update(done: index + 1, path: items[index].path)
+                printer.print(output)
+                worst = ExitStatus.worst(worst, output.status)
+                tally.add(output.outcome)
+            })
+            printer.finish()
+            if printer.stdoutFailed { worst = ExitStatus.worst(worst, ExitStatus.badInput) }
+            OutputFile.flush(destinations)
+            let unreadable = tally.count("unreadable")
+            // No file at all (an empty directory): its error says it all.
+            if !items.isEmpty {
+                BatchTally.printSummary("sign", [
+                    "\(tally.count("signed")) of \(BatchTally.files(tally.total)) signed",
+                    unreadable == 0 ? "" : "\(unreadable) unreadable or not signed (nothing written for \(unreadable == 1 ? "it" : "them"))",
+                ])
+            }
+            if worst != ExitStatus.success { throw worst }
         }
 
         /// Warns when a file holding a private key can be read by other users (as ssh does).

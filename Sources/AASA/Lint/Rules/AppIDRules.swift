@@ -35,7 +35,7 @@ enum AppIDRules {
 
     /// `empty-appid`: `""` as an app identifier, in any service.
     @Sendable static func emptyAppID(_ document: AASADocument) -> [Diagnostic] {
-        document.allAppIdentifiers.filter { $0.value.trimmingCharacters(in: .whitespaces).isEmpty }.map { appID in
+        document.allAppIdentifiers.filter { isBlank($0.value) }.map { appID in
             Diagnostic(
                 .emptyAppID,
                 "An empty app identifier (\(quoted(appID.value))) matches no app. Write the app's"
@@ -114,7 +114,11 @@ enum AppIDRules {
         return diagnostics
     }
 
-    static func isBlank(_ text: String) -> Bool { text.trimmingCharacters(in: .whitespaces).isEmpty }
+    static func isBlank(_ text: String) -> Bool {
+        // An ASCII first character other than a space or tab is not white space: not blank.
+        if let first = text.utf8.first, first < 0x80, first != 0x20, first != 0x09 { return false }
+        return text.trimmingCharacters(in: .whitespaces).isEmpty
+    }
 
     static func isASCIIAlphanumeric(_ character: Character) -> Bool {
         guard let ascii = character.asciiValue else { return false }

@@ -31,6 +31,8 @@ enum ComponentRules {
     /// wrong type makes the rule unpredictable, not a catch-all.
     static func isCatchAll(_ rule: ComponentRule, in document: AASADocument) -> Bool {
         func onlyStars(_ text: String) -> Bool { !text.isEmpty && text.allSatisfy { $0 == "*" } }
+        // A "/" pattern (nearly every rule has one) decides first, without looking the keys up.
+        if let pattern = rule.pathPattern, !onlyStars(pattern.value) { return false }
         for key in ["/", "?", "#"] where document.root.hasMember(key, at: rule.path) {
             switch key {
             case "/": guard let pattern = rule.pathPattern, onlyStars(pattern.value) else { return false }

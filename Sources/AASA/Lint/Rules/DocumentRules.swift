@@ -100,30 +100,43 @@ enum DocumentRules {
     /// `duplicate-key`: every repeat of a key within one object, anywhere in the document.
     @Sendable static func duplicateKey(_ document: AASADocument) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
-        func visit(_ node: JSONNode, _ path: JSONPath) {
+        var path = JSONPath()  // one path, extended and shortened in place
+        func visit(_ node: JSONNode) {
             switch node.value {
             case .object(let members):
+                // Small objects (nearly all) are searched directly; large ones through a dictionary.
                 var first: [String: JSONMember] = [:]
-                for member in members {
-                    if let earlier = first[member.key] {
+                for (position, member) in members.enumerated() {
+                    let earlier: JSONMember?
+                    if members.count <= 16 {
+                        earlier = members[..<position].first { $0.key == member.key }
+                    } else {
+                        earlier = first[member.key]
+                        if earlier == nil { first[member.key] = member }
+                    }
+                    path.components.append(.key(member.key))
+                    if let earlier {
                         diagnostics.append(
                             Diagnostic(
                                 .duplicateKey,
                                 "Key \(quoted(member.key)) appears again in the same object (first at \(lineColumn(earlier.keyLocation))):"
                                     + " only one of the values is used (this tool reads the last; which one iOS reads is not"
                                     + " documented), so the other is silently lost. Merge them into one key.",
-                                path: path.appending(member.key), position: member.keyLocation))
-                    } else {
-                        first[member.key] = member
+                                path: path, position: member.keyLocation))
                     }
-                    visit(member.value, path.appending(member.key))
+                    visit(member.value)
+                    path.components.removeLast()
                 }
             case .array(let elements):
-                for (index, element) in elements.enumerated() { visit(element, path.appending(index)) }
+                for (index, element) in elements.enumerated() {
+                    path.components.append(.index(index))
+                    visit(element)
+                    path.components.removeLast()
+                }
             default: break
             }
         }
-        visit(document.root, JSONPath())
+        visit(document.root)
         return diagnostics
     }
 

@@ -47,7 +47,7 @@ enum SubstitutionVariableRules {
     /// `nested-variable`: a value containing `$(`.
     @Sendable static func nestedVariable(_ document: AASADocument) -> [Diagnostic] {
         variables(document).flatMap { variable in
-            variable.values.filter { $0.value.contains("$(") }.map { value in
+            variable.values.filter { $0.value.utf8.contains(UInt8(ascii: "$")) && $0.value.contains("$(") }.map { value in
                 Diagnostic(
                     .nestedVariable,
                     "Value \(quoted(value.value)) of variable \(quoted(variable.name)) contains \"$(\": a variable's values may use"
@@ -116,7 +116,7 @@ enum SubstitutionVariableRules {
         let values = variables(document).flatMap(\.values)
         return (patterns(document) + values).compactMap { pattern in
             do {
-                _ = try PatternSyntax.tokens(pattern.value)
+                try PatternSyntax.check(pattern.value)
                 return nil
             } catch {
                 let offset = (error as? PatternSyntaxError)?.offset ?? 0

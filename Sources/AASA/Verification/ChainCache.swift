@@ -1,0 +1,157 @@
+import Foundation
+internal import CAASACrypto
+
+/// Remembers the certificates and the outcome of certificate chain checks, so that a batch of
+/// files signed by the same chain parses those certificates once and builds and checks that
+/// chain once.
+///
+/// Certificates: each file carries its signer and intermediates; OpenSSL 3.0 spends most of a
+/// file's parse decoding their public keys. With a cache, a certificate whose DER bytes were
+/// seen before is the same parsed object, described once (``CertificateInfo``).
+///
+/// Chains:
+/// A chain check depends only on the signer certificate, the untrusted certificates offered
+/// to complete it, the trust anchors, the purpose, the check time, the required host and the
+/// partial-chain flag; the cache key is exactly that:
+///
+/// - the SHA-256 fingerprint of the signer certificate;
+/// - the SHA-256 fingerprints of the untrusted certificates (the file's own certificates, then
+///   ``VerificationOptions/intermediates``), in order;
+/// - the ``TrustStore`` object (the cache keeps it alive, so its identity cannot be reused);
+/// - ``VerificationOptions/purpose``, the check time in whole seconds,
+///   ``VerificationOptions/hostname`` and ``VerificationOptions/allowPartialChain``.
+///
+/// The value is the verdict of the chain check and the chain as built. The expiry horizon
+/// (``VerificationOptions/minimumDaysValid``) is evaluated from that chain on every file, and
+/// the signature over each file's content is always checked: a cache hit skips only the chain.
+///
+/// Give the ``Verifier`` a fixed ``VerificationOptions/time`` when it shares a cache across
+/// many files (`aasa` fixes it at the start of a batch); with the default "now", entries are
+/// keyed by the second they were checked in, which is sound but rarely hits.
+///
+/// Safe to share between threads (one lock). The cache holds at most ``capacity`` entries
+/// and forgets the oldest first.
+public final class ChainCache: @unchecked Sendable {
+    /// What identifies one chain check.
+    struct Key: Hashable {
+        var signer: String
+        var untrusted: [String]
+        var trust: ObjectIdentifier
+        var purpose: CertificatePurpose
+        var time: Int64
+        var hostname: String?
+        var allowPartialChain: Bool
+    }
+
+    /// What one chain check found.
+    struct Entry {
+        var failure: VerificationVerdict?
+        var chain: [CertificateInfo]
+        /// Keeps the trust store (and so its `ObjectIdentifier` in the key) alive.
+        var trust: TrustStore
+    }
+
+    /// The most entries kept.
+    public let capacity: Int
+
+    /// Parsed certificates by DER bytes (C), and their Swift objects by C identity. An entry of
+    /// `certificates` keeps its certificate alive, so an identity cannot be reused meanwhile.
+    let parsed: ParsedCertificates
+    private var certificates: [UnsafeRawPointer: X509Certificate] = [:]
+
+    private let lock = NSLock()
+    private var entries: [Key: Entry] = [:]
+    /// Insertion order, for forgetting the oldest entry: a ring of `capacity` keys.
+    private var order: [Key] = []
+    private var oldest = 0
+    private var hitCount = 0
+    private var missCount = 0
+    private var certificateHitCount = 0
+
+    /// - Parameter capacity: the most chains remembered (at least 1). A batch is usually signed
+    ///   by one or a few chains; the default leaves room for a fleet of different signers.
+    public init(capacity: Int = 1_024) {
+        self.capacity = max(1, capacity)
+        parsed = ParsedCertificates(capacity: 256)
+    }
+
+    /// How many lookups found an entry.
+    public var hits: Int { lock.withLock { hitCount } }
+
+    /// How many lookups found none (and so checked the chain).
+    public var misses: Int { lock.withLock { missCount } }
+
+    /// How many certificates of parsed files were already known (parsed and described before).
+    public var certificateHits: Int { lock.withLock { certificateHitCount } }
+
+    /// The number of chains remembered.
+    public var count: Int { lock.withLock { entries.count } }
+
+    /// Forgets every entry and resets the counters.
+    public func removeAll() {
+        lock.withLock {
+            entries.removeAll()
+            order.removeAll()
+            oldest = 0
+            hitCount = 0
+            missCount = 0
+            certificateHitCount = 0
+            certificates.removeAll()
+        }
+    }
+
+    func lookup(_ key: Key) -> Entry? {
+        lock.withLock {
+            if let entry = entries[key] {
+                hitCount += 1
+                return entry
+            }
+            missCount += 1
+            return nil
+        }
+    }
+
+    /// The certificate object for the C certificate `identity`: the one made before, or `make()`.
+    func certificate(_ identity: UnsafeRawPointer, make: () throws -> X509Certificate) rethrows -> X509Certificate {
+        let known: X509Certificate? = lock.withLock {
+            let found = certificates[identity]
+            if found != nil { certificateHitCount += 1 }
+            return found
+        }
+        if let known { return known }
+        let made = try make()
+        lock.withLock {
+            if certificates.count >= parsed.capacity { certificates.removeAll() }
+            certificates[identity] = made
+        }
+        return made
+    }
+
+    func store(_ entry: Entry, for key: Key) {
+        lock.withLock {
+            guard entries[key] == nil else { return }  // another thread got there first
+            if order.count < capacity {
+                order.append(key)
+            } else {
+                entries[order[oldest]] = nil
+                order[oldest] = key
+                oldest = (oldest + 1) % capacity
+            }
+            entries[key] = entry
+        }
+    }
+}
+
+/// The C cache of parsed certificates (`caasa_cert_cache`), freed with its owner.
+final class ParsedCertificates: @unchecked Sendable {
+    // @unchecked: the pointer is set once; the C cache locks its own state.
+    let pointer: OpaquePointer?
+    let capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        pointer = caasa_cert_cache_new(capacity)
+    }
+
+    deinit { caasa_cert_cache_free(pointer) }
+}

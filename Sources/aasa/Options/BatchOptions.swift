@@ -1,0 +1,166 @@
+import ArgumentParser
+import Foundation
+
+/// The flags of every command that takes many files: how many at once, and which files a
+/// directory contributes.
+struct BatchOptions: ParsableArguments {
+    @Option(name: [.short, .customLong("jobs")], help: ArgumentHelp("Files processed at once (default: the number of cores). Output stays in input order.", valueName: "n"))
+    var jobs: Int?
+
+    @Option(name: .customLong("include"), help: ArgumentHelp("In directories, take only files whose name matches this glob, e.g. '*.p7m' (repeatable; files named on the command line are always taken).", valueName: "glob"))
+    var include: [String] = []
+
+    @Flag(name: .customLong("no-recurse"), help: "In directories, take only the files directly inside, not those in subdirectories.")
+    var noRecurse = false
+
+    /// More workers than this only add contention.
+    static let maximumJobs = 256
+
+    func validate() throws {
+        if let jobs, jobs < 1 || jobs > Self.maximumJobs {
+            throw ValidationError("--jobs must be between 1 and \(Self.maximumJobs)")
+        }
+        for glob in include where glob.isEmpty || glob.contains("/") {
+            throw ValidationError("--include '\(glob)' must be a file-name pattern without '/', such as '*.p7m'")
+        }
+    }
+
+    /// The number of worker threads.
+    var workerCount: Int { jobs ?? max(1, ProcessInfo.processInfo.activeProcessorCount) }
+
+    /// Whether these inputs make a batch: more than one, or a directory.
+    static func isBatch(_ inputs: [String]) -> Bool {
+        inputs.count > 1 || inputs.contains(where: isDirectory)
+    }
+
+    /// The files the inputs name: each file as given, each directory's regular files (sorted,
+    /// filtered by ``include``, recursing unless ``noRecurse``). A directory that cannot be read
+    /// or (when `emptyIsFailure`) holds no file to take is reported in `failures`.
+    func expand(_ inputs: [String], what: String, emptyIsFailure: Bool = true) -> (items: [BatchInput], failures: [CLIFailure]) {
+        var items: [BatchInput] = []
+        var failures: [CLIFailure] = []
+        for input in inputs {
+            guard isDirectory(input) else {
+                items.append(BatchInput(path: input, relative: (input as NSString).lastPathComponent, explicit: true))
+                continue
+            }
+            do {
+                let found = try BatchInput.files(under: input, recursive: !noRecurse, include: include)
+                if found.isEmpty && emptyIsFailure {
+                    let filter = include.isEmpty ? "" : " matching \(include.joined(separator: " or "))"
+                    failures.append(CLIFailure(input, "no file\(filter) to \(what) in this directory"))
+                }
+                for relative in found {
+                    items.append(BatchInput(path: (input as NSString).appendingPathComponent(relative), relative: relative, explicit: false))
+                }
+            } catch let failure as CLIFailure {
+                failures.append(failure)
+            } catch {
+                failures.append(CLIFailure(input, "cannot read the directory: \(error.localizedDescription)"))
+            }
+        }
+        return (items, failures)
+    }
+}
+
+/// One file of a batch.
+struct BatchInput: Sendable {
+    /// The path to read.
+    var path: String
+    /// Its name relative to the directory it was found in (its own name when given directly):
+    /// where it goes under `--out-dir`.
+    var relative: String
+    /// Named on the command line (as opposed to found in a directory).
+    var explicit: Bool
+
+    /// Where this file goes under `directory`.
+    func destination(in directory: String) -> String {
+        (directory as NSString).appendingPathComponent(relative)
+    }
+
+    /// Where each item goes under `directory`: refused (a usage error, before anything is
+    /// written) when two items would be written to one place or an output is one of the
+    /// inputs or of `otherInputs` (keys, certificates, trust files).
+    static func destinations(for items: [BatchInput], in directory: String, otherInputs: [String?]) throws -> [String] {
+        let identities = OutputFile.FileIdentities(items.map(\.path) + otherInputs)
+        var seen: [String: String] = [:]
+        return try items.map { item in
+            let output = item.destination(in: directory)
+            // Every output is `directory/relative`, and a relative name has no "." or ".."
+            // component (a file's own name, or a path found by walking a directory).
+            let key = item.relative
+            if let other = seen[key] {
+                throw CLIFailure(output, "both \(other) and \(item.path) would be written here; give them separately", status: ExitStatus.usage)
+            }
+            seen[key] = item.path
+            try OutputFile.ensureDistinct(output: output, from: identities)
+            return output
+        }
+    }
+
+    /// Creates the directory that will hold `path`, as a batch writes into `--out-dir`.
+    static func createParent(of path: String) throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        guard !directory.isEmpty else { return }
+        var info = stat()
+        if stat(directory, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR { return }  // the usual case: one call
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw CLIFailure(path, "cannot write output: cannot create the directory \(directory)")
+        }
+    }
+
+    /// The regular files under `directory`, relative to it, sorted; version-control directories
+    /// and the atomic writer's temporaries are left out, symbolic links are not followed (to
+    /// files or directories), subdirectories that cannot be read are skipped.
+    static func files(under directory: String, recursive: Bool = true, include: [String] = []) throws -> [String] {
+        guard let root = opendir(directory) else {
+            throw CLIFailure(directory, "cannot read the directory: \(String(cString: strerror(errno)))")
+        }
+        var found: [String] = []
+        // readdir with the entry types, not FileManager: a batch walks thousands of files.
+        func walk(_ handle: OpaquePointer, path: String, relative: String) {
+            defer { closedir(handle) }
+            while let entry = readdir(handle) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                if name == "." || name == ".." { continue }
+                let childPath = path + "/" + name
+                let childRelative = relative.isEmpty ? name : relative + "/" + name
+                var type = Int32(entry.pointee.d_type)
+                if type == Int32(DT_UNKNOWN) {
+                    var info = stat()
+                    guard lstat(childPath, &info) == 0 else { continue }
+                    switch info.st_mode & S_IFMT {
+                    case S_IFDIR: type = Int32(DT_DIR)
+                    case S_IFREG: type = Int32(DT_REG)
+                    default: continue
+                    }
+                }
+                if type == Int32(DT_DIR) {
+                    guard recursive, ![".git", ".hg", ".svn"].contains(name), let child = opendir(childPath) else { continue }
+                    walk(child, path: childPath, relative: childRelative)
+                } else if type == Int32(DT_REG) && !isWriterTemporary(name) {
+                    if !include.isEmpty && !include.contains(where: { fnmatch($0, name, 0) == 0 }) { continue }
+                    found.append(childRelative)
+                }
+            }
+        }
+        walk(root, path: directory.hasSuffix("/") && directory.count > 1 ? String(directory.dropLast()) : directory, relative: "")
+        return found.sorted()
+    }
+}
+
+/// Whether `name` is a temporary file of ``OutputFile/write(_:to:durable:)``: `.NAME.XXXXXX`.
+func isWriterTemporary(_ name: String) -> Bool {
+    guard name.hasPrefix("."), name.count > 8 else { return false }
+    let suffix = name.suffix(7)
+    return suffix.first == "." && suffix.dropFirst().allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+}
+
+/// Whether `path` names a directory ("-" never does).
+func isDirectory(_ path: String) -> Bool {
+    guard path != "-" else { return false }
+    var info = stat()
+    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+}
