@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Memory safety of the C boundary:
 #  1. the whole test suite under AddressSanitizer + LeakSanitizer;
-#  2. valgrind memcheck over the CLI (sign, verify, extract, detect, inspect), good and bad inputs:
+#  2. valgrind memcheck over the CLI (sign, verify, extract, detect, inspect, lint, check, match,
+#     and batches with worker threads), good and bad inputs:
 #     zero errors and zero definite or indirect leaks.
 # Uses its own build folders (.build-asan, .build-valgrind).
 set -euo pipefail
@@ -60,6 +61,15 @@ check 1 lint "$work/garbage" --format json
 check 0 check "$example" --ca-file $certs/ca-bundle.pem --no-system-roots --format json
 check 1 check ../shared/corpus/real-signed/artsy_artsy-eigen-web-association_aasa-20150915-a.p7m
 check 1 match "$example" https://example.com/help/faq /account/x http:// --explain --format json
+# Batch mode: worker threads, the certificate and chain caches, ordered output.
+mkdir -p "$work/plain" && cp examples/apple-app-site-association.json "$work/plain/a.json" && cp examples/apple-app-site-association.json "$work/plain/b.json" \
+    && cp ../shared/corpus/real-plain/*.json "$work/plain/" 2>/dev/null || true
+check 0 sign "$work/plain" --out-dir "$work/signed" --key $certs/leaf-rsa.key --cert $certs/leaf-rsa.pem --chain $certs/chain.pem --jobs 2
+cp "$work/garbage" "$work/signed/zz-garbage.p7m"
+check 1 verify "$work/signed" --ca-file $certs/ca-bundle.pem --no-system-roots --jobs 2 --format json
+check 2 extract "$work/signed" --out-dir "$work/extracted" --ca-file $certs/ca-bundle.pem --no-system-roots --jobs 2
+check 1 lint "$work/signed" --jobs 2 --format json
+check 0 detect "$work/signed" --jobs 2
 [ ! -e "$work/never" ] && [ ! -e "$work/never.json" ] || { echo "a failed command left an output file" >&2; failures=$((failures + 1)); }
 if [ "$failures" -ne 0 ]; then
     echo "sanitize: $failures valgrind check(s) failed" >&2
