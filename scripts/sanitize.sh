@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh valgrind
 
 echo "== AddressSanitizer: swift test --sanitize=address" >&2
-LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp" \
+LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp:print_suppressions=0" \
     swift test --scratch-path .build-asan --sanitize=address
 
 echo "== valgrind memcheck over the CLI" >&2

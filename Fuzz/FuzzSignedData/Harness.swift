@@ -13,6 +13,10 @@ private let verifier: Verifier? = {
     return Verifier(trust: store, options: VerificationOptions(time: Date(timeIntervalSince1970: 1_735_689_600)))
 }()
 
+/// The same verifier with a chain cache shared by every input: batch mode's path (certificates
+/// parsed from the cache, chains remembered). It must agree with the uncached verifier.
+private let cachedVerifier: Verifier? = verifier.map { Verifier(trust: $0.trust, options: $0.options, chainCache: ChainCache()) }
+
 @_cdecl("LLVMFuzzerTestOneInput")
 func fuzzOneInput(_ bytes: UnsafeRawPointer, _ count: Int) -> CInt {
     let data = Data(bytes: bytes, count: count)
@@ -29,6 +33,18 @@ func fuzzOneInput(_ bytes: UnsafeRawPointer, _ count: Int) -> CInt {
         let result = verifier.verify(data)
         // The property that matters: content is only ever returned for a valid file.
         if result.content != nil && !result.isValid { fatalError("content returned for an invalid file") }
+        if let cachedVerifier {
+            // Twice, so that the second run takes every cache hit the first one stored.
+            for _ in 0..<2 {
+                let cached = cachedVerifier.verify(data)
+                if cached.verdict.code != result.verdict.code || cached.content != result.content
+                    || cached.signers.map(\.sha256Fingerprint) != result.signers.map(\.sha256Fingerprint)
+                    || cached.chain.map(\.sha256Fingerprint) != result.chain.map(\.sha256Fingerprint)
+                {
+                    fatalError("the chain cache changed the verdict: \(result.verdict.code) uncached, \(cached.verdict.code) cached")
+                }
+            }
+        }
     }
     _ = try? X509Certificate.load(from: data)
     _ = try? PrivateKey(data: data)

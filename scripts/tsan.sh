@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# ThreadSanitizer over the code that runs on several threads: batch mode (worker threads, the
+# certificate and chain caches, ordered output), the chain cache shared by many threads, and
+# the audit (SwiftNIO event loops, TLS verification callbacks, bounded concurrency).
+# The CLI tests run the instrumented `aasa` binary, so a race in a batch child process ends it
+# with status 66 and fails its test. Uses its own build folder (.build-tsan).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/ensure-deps.sh nginx
+echo "== ThreadSanitizer: swift test --sanitize=thread (batch, chain cache, audit)" >&2
+TSAN_OPTIONS="halt_on_error=1:exitcode=66:second_deadlock_stack=1" \
+    swift test --scratch-path .build-tsan --sanitize=thread \
+    --filter 'BatchCommandTests|ChainCacheTests|AASAAuditTests'
+echo "tsan: ThreadSanitizer clean" >&2
