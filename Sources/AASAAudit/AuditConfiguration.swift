@@ -23,6 +23,8 @@ public struct AuditConfiguration: Sendable {
     public var retryDelay: TimeInterval
     /// Bytes read at most from one body (see ``defaultMaximumBodySize``).
     public var maximumBodySize: Int
+    /// The JSON depth and certificate count allowed in a fetched file.
+    public var limits: InputLimits
     /// Connections to these names go to these addresses (`--resolve`).
     public var resolve: [ResolveRule]
     /// Also fetch Apple's CDN copy and compare it with the origin's.
@@ -37,8 +39,9 @@ public struct AuditConfiguration: Sendable {
     public init(
         trust: TrustConfiguration = TrustConfiguration(), checkTime: Date? = nil, timeout: TimeInterval = 10,
         retries: Int = 2, retryDelay: TimeInterval = 0.25, maximumBodySize: Int = defaultMaximumBodySize,
-        resolve: [ResolveRule] = [], checkCDN: Bool = false, cdnBaseURL: String = appleCDNBaseURL,
-        userAgent: String = "aasa-audit", threads: Int = ProcessInfo.processInfo.activeProcessorCount
+        limits: InputLimits = .default, resolve: [ResolveRule] = [], checkCDN: Bool = false,
+        cdnBaseURL: String = appleCDNBaseURL, userAgent: String = "aasa-audit",
+        threads: Int = ProcessInfo.processInfo.activeProcessorCount
     ) {
         self.trust = trust
         self.checkTime = checkTime
@@ -46,6 +49,7 @@ public struct AuditConfiguration: Sendable {
         self.retries = retries
         self.retryDelay = retryDelay
         self.maximumBodySize = maximumBodySize
+        self.limits = limits
         self.resolve = resolve
         self.checkCDN = checkCDN
         self.cdnBaseURL = cdnBaseURL

@@ -59,7 +59,7 @@ public final class Auditor: Sendable {
             throw SetupError(description: "cannot set up TLS: \(error)")
         }
         signatureVerifier = Verifier(
-            trust: trust, options: VerificationOptions(purpose: .sslServer, time: configuration.checkTime))
+            trust: trust, options: VerificationOptions(purpose: .sslServer, time: configuration.checkTime, limits: configuration.limits))
     }
 
     /// Stops the event loops and the thread pool. Call it once, outside any event loop.

@@ -13,6 +13,8 @@ struct DomainAnalysis {
     /// Verifies signed files (trust as for TLS; no host required: identity is judged apart).
     let verifier: Verifier
     let checkTime: Date
+    /// The JSON depth and certificate count allowed (the verifier's).
+    var limits: InputLimits { verifier.options.limits }
 
     /// Apple's documented limit (the CDN and iOS reject larger files).
     static let appleSizeLimit = LintOptions().maximumFileSize
@@ -69,7 +71,7 @@ struct DomainAnalysis {
         if let primary, let response = primary.response {
             file = fileFindings(primary, response, tls: primary.tls ?? wellKnown.tls ?? root.tls)
             if primary.target == wellKnown.target, serves(root), let rootBody = root.response?.body,
-                CopyComparison(response.body, rootBody) == .different
+                CopyComparison(response.body, rootBody, limits: limits) == .different
             {
                 add(
                     HostingRules.rootFileDiffers,
@@ -164,7 +166,7 @@ struct DomainAnalysis {
         let response = fetch.response
         var kind: FileKind?
         if let response, serves(fetch) {
-            kind = FileKindDetector.detect(response.body).kind
+            kind = FileKindDetector.detect(response.body, limits: limits).kind
         }
         let isRedirect = response.map { (300..<400).contains($0.status) } ?? false
         return PathReport(
@@ -183,7 +185,7 @@ struct DomainAnalysis {
     private mutating func fileFindings(_ fetch: FetchResult, _ response: FetchedResponse, tls: TLSObservation?) -> FileReport {
         let url = fetch.target.url
         let body = response.body
-        let lint = Linter.lint(body)
+        let lint = Linter.lint(body, options: LintOptions(limits: limits))
         let kind = lint.kind
 
         // Headers.
@@ -224,7 +226,7 @@ struct DomainAnalysis {
     private mutating func signatureFindings(
         _ body: Data, _ verification: VerificationResult, tls: TLSObservation?, url: String
     ) -> SignatureReport {
-        let message = FileKindDetector.detect(body).message
+        let message = FileKindDetector.detect(body, limits: limits).message
         let certificates = message?.certificates ?? []
         var signer: X509Certificate?
         if let info = verification.signers.first {
@@ -283,7 +285,7 @@ struct DomainAnalysis {
         var comparison = CopyComparison.notCompared
         if serves(fetch), let copy = fetch.response?.body {
             if let origin {
-                comparison = CopyComparison(origin, copy)
+                comparison = CopyComparison(origin, copy, limits: limits)
                 if comparison == .different {
                     add(
                         HostingRules.cdnDiffers,

@@ -30,14 +30,14 @@ indirect enum JSONMeaning: Hashable, Sendable {
 
     /// The meaning of a file: plain JSON, or a signed file's embedded JSON (not verified).
     /// Nil when there is no JSON to read.
-    static func of(_ file: Data) -> JSONMeaning? {
-        guard let json = embeddedJSON(file), let node = try? JSONParser().parse(json) else { return nil }
+    static func of(_ file: Data, limits: InputLimits = .default) -> JSONMeaning? {
+        guard let json = embeddedJSON(file, limits: limits), let node = try? limits.jsonParser.parse(json) else { return nil }
         return JSONMeaning(node)
     }
 
     /// The JSON text of a file: itself, or a signed file's content; a byte-order mark dropped.
-    static func embeddedJSON(_ file: Data) -> Data? {
-        let detection = FileKindDetector.detect(file)
+    static func embeddedJSON(_ file: Data, limits: InputLimits = .default) -> Data? {
+        let detection = FileKindDetector.detect(file, limits: limits)
         var json: Data
         if detection.kind.isSigned {
             guard let message = detection.message, let content = try? message.unverifiedContent() else { return nil }
@@ -57,13 +57,13 @@ enum CopyComparison: String, Sendable {
     case different
     case notCompared = "not-compared"
 
-    init(_ first: Data, _ second: Data) {
+    init(_ first: Data, _ second: Data, limits: InputLimits = .default) {
         if first == second {
             self = .identical
             return
         }
-        let a = JSONMeaning.of(first)
-        let b = JSONMeaning.of(second)
+        let a = JSONMeaning.of(first, limits: limits)
+        let b = JSONMeaning.of(second, limits: limits)
         if let a, let b, a == b {
             self = .sameMeaning
         } else {

@@ -73,6 +73,14 @@ struct JSONMeaningTests {
         #expect(CopyComparison(a, Data(#"{"a": 1, "b": ["x", null, true]}"#.utf8)) == .different)
         #expect(CopyComparison(a, Data("not json".utf8)) == .different)
     }
+
+    @Test func comparisonParsesWithTheAuditLimits() {
+        let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+        let a = Data(#"{"x": \#(deep)}"#.utf8)
+        let b = Data("{\n  \"x\": \(deep)\n}\n".utf8)
+        #expect(CopyComparison(a, b) == .different, "600 levels are past the default 512: not JSON")
+        #expect(CopyComparison(a, b, limits: InputLimits(maximumJSONDepth: 601)) == .sameMeaning)
+    }
 }
 
 struct HostingRuleCatalogueTests {

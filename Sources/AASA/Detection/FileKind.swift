@@ -17,7 +17,7 @@ public enum FileKind: String, Sendable, Codable, CaseIterable {
     public var isSigned: Bool { self == .pkcs7DER || self == .pkcs7PEM || self == .pkcs7SMIME }
 }
 
-/// The result of ``FileKindDetector/detect(_:)``.
+/// The result of ``FileKindDetector/detect(_:limits:)``.
 public struct Detection: Sendable {
     /// What the bytes are.
     public let kind: FileKind

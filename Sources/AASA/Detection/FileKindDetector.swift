@@ -7,27 +7,30 @@ import Foundation
 public enum FileKindDetector {
     /// Detects the kind of `data`. PKCS#7 candidates are parsed by OpenSSL to confirm them;
     /// JSON candidates are parsed as JSON.
-    public static func detect(_ data: Data) -> Detection {
-        detect(data, cache: nil)
+    /// - Parameter limits: the JSON depth and the certificate count allowed; a file past them
+    ///   is `unknown`, with the reason.
+    public static func detect(_ data: Data, limits: InputLimits = .default) -> Detection {
+        detect(data, cache: nil, limits: limits)
     }
 
-    /// ``detect(_:)``, parsing certificates through `cache`.
-    static func detect(_ data: Data, cache: ChainCache?) -> Detection {
+    /// ``detect(_:limits:)``, parsing certificates through `cache`.
+    static func detect(_ data: Data, cache: ChainCache?, limits: InputLimits = .default) -> Detection {
         var json: JSONNode?
-        return detect(data, cache: cache, json: &json)
+        return detect(data, cache: cache, limits: limits, json: &json)
     }
 
-    /// ``detect(_:)``, also giving the parsed document of a `json` file (what
-    /// `JSONParser().parse` gives for its bytes after any byte-order mark), so that a caller
-    /// does not parse it again.
-    static func detect(_ data: Data, cache: ChainCache?, json: inout JSONNode?) -> Detection {
+    /// ``detect(_:limits:)``, also giving the parsed document of a `json` file (what
+    /// `limits.jsonParser.parse` gives for its bytes after any byte-order mark), so that a
+    /// caller does not parse it again.
+    static func detect(_ data: Data, cache: ChainCache?, limits: InputLimits = .default, json: inout JSONNode?) -> Detection {
         let bytes = [UInt8](data.prefix(3))
         let hasBOM = bytes == [0xEF, 0xBB, 0xBF]
         guard !data.isEmpty else { return Detection(kind: .unknown, detail: "empty file", hasBOM: false) }
 
         if let encoding = pkcs7Encoding(of: data) {
             do {
-                let message = try SignedData(data: data, encoding: encoding, cache: cache)
+                let message = try SignedData(
+                    data: data, encoding: encoding, maximumCertificates: limits.maximumCertificates, cache: cache)
                 guard message.isSignedData else {
                     return Detection(
                         kind: .pkcs7Other, detail: "PKCS#7 \(message.contentInfoType), not SignedData", hasBOM: false,
@@ -48,7 +51,7 @@ public enum FileKindDetector {
                 return Detection(kind: .unknown, detail: "\(error)", hasBOM: false, damaged: encoding)
             }
         }
-        return detectText(data, hasBOM: hasBOM, json: &json)
+        return detectText(data, hasBOM: hasBOM, parser: limits.jsonParser, json: &json)
     }
 
     /// The PKCS#7 encoding the bytes announce, from their first bytes only (no full parse).
@@ -86,7 +89,7 @@ public enum FileKindDetector {
         return Array(available) == Array(pkcs7Prefix.prefix(available.count))
     }
 
-    private static func detectText(_ data: Data, hasBOM: Bool, json: inout JSONNode?) -> Detection {
+    private static func detectText(_ data: Data, hasBOM: Bool, parser: JSONParser, json: inout JSONNode?) -> Detection {
         let head = [UInt8](data.prefix(4))
         if head.starts(with: [0xFE, 0xFF]) || head.starts(with: [0xFF, 0xFE])
             || (head.count >= 2 && (head[0] == 0 || head[1] == 0))
@@ -101,7 +104,7 @@ public enum FileKindDetector {
             return Detection(kind: .unknown, detail: "not UTF-8 text", hasBOM: hasBOM)
         }
         do {
-            json = try JSONParser().parse(Data(body))
+            json = try parser.parse(Data(body))
             return Detection(kind: .json, detail: hasBOM ? "starts with a byte-order mark" : nil, hasBOM: hasBOM)
         } catch let error as JSONSyntaxError {
             let looksLikeJSON = first == UInt8(ascii: "{") || first == UInt8(ascii: "[")

@@ -10,7 +10,10 @@ public struct JSONParser: Sendable {
     /// The deepest nesting of arrays and objects accepted.
     public var maximumDepth: Int
 
-    public init(maximumDepth: Int = 512) {
+    /// 512 levels: real AASA files nest five or six deep.
+    public static let defaultMaximumDepth = 512
+
+    public init(maximumDepth: Int = defaultMaximumDepth) {
         self.maximumDepth = maximumDepth
     }
 

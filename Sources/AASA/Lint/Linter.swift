@@ -21,11 +21,11 @@ public enum Linter {
     /// columns refer to the embedded JSON (``LintReport/json``), not to the file's bytes.
     /// - Parameters:
     ///   - data: The file's bytes.
-    ///   - options: The size limit.
+    ///   - options: The size limit, and the input limits for detection and parsing.
     /// - Returns: The report; never fails (unreadable input is a finding).
     public static func lint(_ data: Data, options: LintOptions = LintOptions()) -> LintReport {
         var parsed: JSONNode?  // a plain JSON file is parsed once, by detection
-        let detection = FileKindDetector.detect(data, cache: nil, json: &parsed)
+        let detection = FileKindDetector.detect(data, cache: nil, limits: options.limits, json: &parsed)
         var diagnostics: [Diagnostic] = []
         if let tooLarge = FileRules.fileTooLarge(size: data.count, limit: options.maximumFileSize) {
             diagnostics.append(tooLarge)
@@ -66,7 +66,7 @@ public enum Linter {
         let body = json.starts(with: FileRules.byteOrderMarkBytes) ? Data(json.dropFirst(3)) : json
         let root: JSONNode
         do {
-            root = try parsed ?? JSONParser().parse(body)
+            root = try parsed ?? options.limits.jsonParser.parse(body)
         } catch {
             let syntaxError =
                 error as? JSONSyntaxError

@@ -14,16 +14,18 @@ public enum SigningCheck: Sendable, Equatable, CustomStringConvertible {
     /// Apple's size limit for an AASA file, in bytes.
     public static let maximumContentSize = 131_072
 
-    /// The checks that apply to signing `content` with `identity` at `date`.
+    /// The checks that apply to signing `content` with `identity` at `date`; `limits` decide
+    /// how deep the content's JSON may nest.
     public static func checks(
-        content: Data, identity: SigningIdentity, options: SigningOptions, at date: Date = Date()
+        content: Data, identity: SigningIdentity, options: SigningOptions, at date: Date = Date(),
+        limits: InputLimits = .default
     ) -> [SigningCheck] {
         var found: [SigningCheck] = []
         if !identity.certificate.info.isValid(at: date) {
             found.append(.certificateNotValid(identity.certificate.info, at: date))
         }
         if content.count > maximumContentSize { found.append(.contentTooLarge(bytes: content.count)) }
-        let detection = FileKindDetector.detect(content)
+        let detection = FileKindDetector.detect(content, limits: limits)
         if detection.kind != .json {
             found.append(.contentNotJSON(detection.detail ?? "it is \(detection.kind.rawValue)"))
         }

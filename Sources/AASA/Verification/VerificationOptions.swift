@@ -34,10 +34,13 @@ public struct VerificationOptions: Sendable {
     public var allowPartialChain: Bool
     /// Further untrusted certificates that may complete the chain (`--intermediates`).
     public var intermediates: [X509Certificate]
+    /// The certificate count (and JSON depth) allowed when the file is detected.
+    public var limits: InputLimits
 
     public init(
         purpose: CertificatePurpose = .sslServer, time: Date? = nil, hostname: String? = nil,
-        minimumDaysValid: Int? = nil, allowPartialChain: Bool = false, intermediates: [X509Certificate] = []
+        minimumDaysValid: Int? = nil, allowPartialChain: Bool = false, intermediates: [X509Certificate] = [],
+        limits: InputLimits = .default
     ) {
         self.purpose = purpose
         self.time = time
@@ -45,5 +48,6 @@ public struct VerificationOptions: Sendable {
         self.minimumDaysValid = minimumDaysValid
         self.allowPartialChain = allowPartialChain
         self.intermediates = intermediates
+        self.limits = limits
     }
 }

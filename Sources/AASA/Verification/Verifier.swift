@@ -29,7 +29,7 @@ public struct Verifier: Sendable {
     /// Detects what `data` is and verifies it.
     public func verify(_ data: Data) -> VerificationResult {
         let checkedAt = options.time ?? Date()
-        let detection = FileKindDetector.detect(data, cache: chainCache)
+        let detection = FileKindDetector.detect(data, cache: chainCache, limits: options.limits)
         if let damaged = detection.damagedPKCS7Encoding {
             return result(.malformed(detection.detail ?? "damaged PKCS#7 \(damaged.rawValue)"), .unknown, checkedAt)
         }

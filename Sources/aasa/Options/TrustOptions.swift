@@ -45,7 +45,8 @@ struct TrustOptions: ParsableArguments {
     }
 
     /// Loads the trust anchors and intermediates. Unreadable files are reported with their path.
-    func makeVerifier() throws -> Verifier {
+    /// `limits` apply to the files verified (`--max-certificates`, `--max-json-depth`).
+    func makeVerifier(limits: InputLimits = .default) throws -> Verifier {
         let anchors = try caFiles.flatMap { try certificates(in: $0, what: "CA file") }
         for directory in caDirectories {
             var isDirectory: ObjCBool = false
@@ -63,7 +64,7 @@ struct TrustOptions: ParsableArguments {
         let intermediates = try intermediateFiles.flatMap { try certificates(in: $0, what: "intermediates file") }
         let options = VerificationOptions(
             purpose: purpose, time: atTime.flatMap(TimeArgument.parse), hostname: domain,
-            minimumDaysValid: minDaysValid, allowPartialChain: partialChain, intermediates: intermediates)
+            minimumDaysValid: minDaysValid, allowPartialChain: partialChain, intermediates: intermediates, limits: limits)
         return Verifier(trust: store, options: options)
     }
 

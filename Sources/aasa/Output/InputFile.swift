@@ -5,12 +5,13 @@ enum InputFile {
     /// Inputs larger than this are refused before being read (AASA files are at most 128 KB).
     static let defaultLimit = 16 * 1024 * 1024
 
-    static func read(_ path: String, what: String = "input", limit: Int = defaultLimit) throws -> Data {
+    /// Reads `path` whole, refusing more than `limit` bytes. `limitFlag`, when the limit can be
+    /// changed, is named in the message (`--max-input-size`).
+    static func read(_ path: String, what: String = "input", limit: Int = defaultLimit, limitFlag: String? = nil) throws -> Data {
+        let tooLarge = "larger than the \(describe(limit)) limit" + (limitFlag.map { " (\($0))" } ?? "")
         if path == "-" {
             let data = FileHandle.standardInput.readData(ofLength: limit + 1)
-            guard data.count <= limit else {
-                throw CLIFailure(path, "\(what) is larger than the \(limit / 1024 / 1024) MiB limit")
-            }
+            guard data.count <= limit else { throw CLIFailure(path, "\(what) is \(tooLarge)") }
             return data
         }
         var info = stat()
@@ -19,7 +20,7 @@ enum InputFile {
         }
         if (info.st_mode & S_IFMT) == S_IFDIR { throw CLIFailure(path, "cannot read \(what): it is a directory") }
         if (info.st_mode & S_IFMT) == S_IFREG && Int(info.st_size) > limit {
-            throw CLIFailure(path, "\(what) is \(info.st_size) bytes, larger than the \(limit / 1024 / 1024) MiB limit")
+            throw CLIFailure(path, "\(what) is \(info.st_size) bytes, \(tooLarge)")
         }
         // POSIX calls, not FileHandle: a batch reads thousands of small files.
         let fd = open(path, O_RDONLY | O_CLOEXEC)
@@ -44,11 +45,14 @@ enum InputFile {
             if n == 0 { break }
             filled += n
         }
-        guard filled <= limit else {
-            throw CLIFailure(path, "\(what) is larger than the \(limit / 1024 / 1024) MiB limit")
-        }
+        guard filled <= limit else { throw CLIFailure(path, "\(what) is \(tooLarge)") }
         data.count = filled
         return data
+    }
+
+    /// A size limit as said in messages: "16 MiB" when it is whole mebibytes, else "131072 bytes".
+    static func describe(_ limit: Int) -> String {
+        limit % (1024 * 1024) == 0 ? "\(limit / 1024 / 1024) MiB" : "\(limit) bytes"
     }
 }
 

@@ -2,9 +2,6 @@ import Foundation
 
 /// Reads the URLs of a `--urls-file`: one URL a line, or a web server access log.
 enum URLList {
-    /// URLs longer than this are skipped.
-    static let maximumURLLength = 8 * 1024
-
     /// The URL on one line, or nil for a blank line or a `#` comment.
     ///
     /// A line holding a quoted request, as in the common and combined log formats
@@ -24,9 +21,10 @@ enum URLList {
         return trimmed
     }
 
-    /// The URLs of a file ('-' for standard input), read lazily, line by line. The file is
-    /// opened now, so an unreadable file fails before anything is written.
-    static func open(_ path: String) throws -> AnySequence<String> {
+    /// The URLs of a file ('-' for standard input), read lazily, line by line; lines longer
+    /// than `maximumURLLength` (`--max-url-length`) are skipped. The file is opened now, so an
+    /// unreadable file fails before anything is written.
+    static func open(_ path: String, maximumURLLength: Int) throws -> AnySequence<String> {
         let reader = try LineReader(path: path, maximumLineLength: maximumURLLength)
         return AnySequence {
             AnyIterator {

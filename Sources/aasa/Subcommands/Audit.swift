@@ -80,6 +80,14 @@ extension AASACommand {
         @Flag(inversion: .prefixedNo, help: "Show a progress bar on standard error (default: when it is a terminal).")
         var progress: Bool?
 
+        /// `--max-input-size` here is another name for `--max-bytes`, the body cap; the URL
+        /// length does not apply (no URL is matched).
+        @OptionGroup(title: "Limits")
+        var limits: LimitOptions
+
+        /// The body cap: `--max-input-size` or `--max-bytes`.
+        private var bodyCap: Int { limits.givenInputSize ?? maxBytes }
+
         func validate() throws {
             if domains.isEmpty && domainsFile == nil {
                 throw ValidationError(
@@ -95,7 +103,12 @@ extension AASACommand {
             guard (1...1_000).contains(concurrency) else { throw ValidationError("--concurrency must be from 1 to 1000") }
             guard timeout > 0, timeout <= 600 else { throw ValidationError("--timeout must be more than 0 and at most 600 seconds") }
             guard (0...10).contains(retries) else { throw ValidationError("--retries must be from 0 to 10") }
-            guard maxBytes >= 1, maxBytes <= 64 * 1024 * 1024 else { throw ValidationError("--max-bytes must be from 1 to 67108864") }
+            if limits.maxInputSizeText != nil && maxBytes != AuditConfiguration.defaultMaximumBodySize {
+                throw ValidationError("--max-input-size and --max-bytes both set the body cap: give one")
+            }
+            guard bodyCap >= 1, bodyCap <= 64 * 1024 * 1024 else {
+                throw ValidationError("--max-bytes (or --max-input-size) must be from 1 to 67108864 (64M)")
+            }
             for rule in resolve {
                 do {
                     _ = try ResolveRule.parse(rule)
@@ -128,7 +141,8 @@ extension AASACommand {
                 let configuration = AuditConfiguration(
                     trust: TrustConfiguration(useSystemRoots: !noSystemRoots, anchors: anchors),
                     checkTime: atTime.flatMap(TimeArgument.parse), timeout: timeout, retries: retries,
-                    maximumBodySize: maxBytes, resolve: try resolve.map(ResolveRule.parse), checkCDN: cdn,
+                    maximumBodySize: bodyCap, limits: limits.values.library, resolve: try resolve.map(ResolveRule.parse),
+                    checkCDN: cdn,
                     cdnBaseURL: cdnBaseURL, userAgent: "aasa-audit/\(AASAVersion.current)")
                 source = try DomainSource(arguments: domains, file: domainsFile)
                 do {

@@ -30,6 +30,9 @@ extension AASACommand {
         @Option(help: "Output format: text or json.")
         var format: OutputFormat = .text
 
+        @OptionGroup(title: "Limits")
+        var limits: LimitOptions
+
         struct Document: Encodable {
             var path: String
             var report: DeprecationReport
@@ -37,9 +40,10 @@ extension AASACommand {
 
         func run() throws {
             try reportingFailures(path: file) {
-                let data = try InputFile.read(file)
-                let lint = Linter.lint(data)
-                let verification = lint.kind.isSigned ? try trust.makeVerifier().verify(data) : nil
+                let limits = self.limits.values
+                let data = try limits.read(file)
+                let lint = Linter.lint(data, options: LintOptions(limits: limits.library))
+                let verification = lint.kind.isSigned ? try trust.makeVerifier(limits: limits.library).verify(data) : nil
                 let report = DeprecationReport(lint: lint, verification: verification)
                 switch format {
                 case .json: try JSONOutput.print(Document(path: file, report: report))

@@ -52,6 +52,9 @@ extension AASACommand {
         @OptionGroup(title: "Batch")
         var batch: BatchOptions
 
+        @OptionGroup(title: "Limits")
+        var limits: LimitOptions
+
         func validate() throws {
             if inputs.isEmpty { throw ValidationError("give at least one file or directory to convert ('-' for standard input)") }
             let destinations = [output != nil, outDirectory != nil, inPlace].filter { $0 }.count
@@ -122,7 +125,7 @@ extension AASACommand {
             // checks every file at the same time, so each chain is checked once.
             var verifier: Verifier?
             if !noVerify {
-                try reportingFailures(path: inputs[0]) { verifier = try trust.makeVerifier() }
+                try reportingFailures(path: inputs[0]) { verifier = try trust.makeVerifier(limits: limits.values.library) }
                 if jobs.count > 1 { verifier = verifier?.forBatch() }
             }
             // 4. Convert each file on its own, `--jobs` at a time, printed in input order.
@@ -130,7 +133,7 @@ extension AASACommand {
             let shared = verifier
             let settings = Settings(
                 noVerify: noVerify, preserveFormat: preserveFormat, compact: compact, inPlace: inPlace,
-                announce: inPlace || outDirectory != nil, durable: jobs.count == 1)
+                announce: inPlace || outDirectory != nil, durable: jobs.count == 1, limits: limits.values)
             BatchRunner.run(jobs, jobs: batch.workerCount, work: { job in
                 var output = BatchOutput()
                 do {
@@ -180,6 +183,7 @@ extension AASACommand {
             var announce: Bool
             /// Flush each file to disk as it is written (one file); a batch flushes once at the end.
             var durable: Bool
+            var limits: LimitOptions.Values
         }
 
         private func destination(for input: String, relative: String) -> String {
@@ -196,8 +200,9 @@ extension AASACommand {
             }
             let noVerify = settings.noVerify, preserveFormat = settings.preserveFormat
             let compact = settings.compact, inPlace = settings.inPlace
-            let data = try InputFile.read(job.input)
-            let detection = FileKindDetector.detect(data)
+            let limits = settings.limits
+            let data = try limits.read(job.input)
+            let detection = FileKindDetector.detect(data, limits: limits.library)
             var content: Data
             var unverified = false
             var what: String
@@ -247,7 +252,7 @@ extension AASACommand {
             let body = hasBOM ? Data(content.dropFirst(3)) : content
             let root: JSONNode
             do {
-                root = try JSONParser().parse(body)
+                root = try limits.library.jsonParser.parse(body)
             } catch let error as JSONSyntaxError {
                 throw CLIFailure(job.input, "not converted: the \(detection.kind.isSigned ? "embedded content" : "file") is not valid JSON: \(error)")
             }
@@ -275,7 +280,7 @@ extension AASACommand {
                 if hasBOM { emit(.note, "byte-order mark removed") }
                 converted = JSONWriter(style: compact ? .compact : .pretty).data(clean)
                 // Self-check: the output reads back as the same JSON.
-                guard let reread = try? JSONParser().parse(converted), reread.isStructurallyEqual(to: clean) else {
+                guard let reread = try? limits.library.jsonParser.parse(converted), reread.isStructurallyEqual(to: clean) else {
                     throw CLIFailure(job.input, "internal error: the converted JSON does not read back the same; nothing written")
                 }
             }

@@ -27,6 +27,9 @@ extension AASACommand {
         @OptionGroup(title: "Batch")
         var batch: BatchOptions
 
+        @OptionGroup(title: "Limits")
+        var limits: LimitOptions
+
         func validate() throws {
             if files.isEmpty { throw ValidationError("give at least one file to detect ('-' for standard input)") }
         }
@@ -47,7 +50,7 @@ extension AASACommand {
                 Diagnostics.emit(failure.path, .error, failure.message)
                 failed = true
             }
-            let format = format
+            let (format, limits) = (format, self.limits.values)
             let printer = BatchPrinter(total: items.count)
             var array = JSONArrayStream(.document)
             let elements = array  // for the workers: the indentation only
@@ -55,7 +58,7 @@ extension AASACommand {
             BatchRunner.run(items, jobs: batch.workerCount, work: { item in
                 var output = BatchOutput()
                 do {
-                    let detection = FileKindDetector.detect(try InputFile.read(item.path))
+                    let detection = FileKindDetector.detect(try limits.read(item.path), limits: limits.library)
                     let entry = Entry(path: item.path, kind: detection.kind.rawValue, detail: detection.detail, byteOrderMark: detection.hasByteOrderMark)
                     switch format {
                     case .text:

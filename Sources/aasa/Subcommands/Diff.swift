@@ -32,6 +32,9 @@ extension AASACommand {
         @Option(help: "Output format: text or json.")
         var format: OutputFormat = .text
 
+        @OptionGroup(title: "Limits")
+        var limits: LimitOptions
+
         /// Verdict changes listed at most (all are counted).
         static let listedChanges = 1000
         static let printedChanges = 20
@@ -44,9 +47,10 @@ extension AASACommand {
 
         func run() throws {
             try reportingFailures(path: old) {
-                let before = try readDocument(old)
-                let after = try readDocument(new)
-                let extra = try urlsFile.map(URLList.open) ?? AnySequence([])
+                let limits = self.limits.values
+                let before = try readDocument(old, limits: limits)
+                let after = try readDocument(new, limits: limits)
+                let extra = try urlsFile.map { try URLList.open($0, maximumURLLength: limits.library.maximumURLLength) } ?? AnySequence([])
                 let diff = SemanticDiff.compare(old: before, new: after, extraURLs: extra, keeping: Self.listedChanges)
                 switch format {
                 case .json: try JSONOutput.print(Report(old: old, new: new, diff: diff))
@@ -57,9 +61,9 @@ extension AASACommand {
         }
 
         /// The document in a file: plain JSON, or a signed file's embedded JSON (not verified).
-        private func readDocument(_ path: String) throws -> AASADocument {
-            let data = try InputFile.read(path)
-            let detection = FileKindDetector.detect(data)
+        private func readDocument(_ path: String, limits: LimitOptions.Values) throws -> AASADocument {
+            let data = try limits.read(path)
+            let detection = FileKindDetector.detect(data, limits: limits.library)
             var json = data
             if detection.kind.isSigned {
                 guard let message = detection.message, message.hasContent else {
@@ -73,7 +77,7 @@ extension AASACommand {
             let body = json.starts(with: [0xEF, 0xBB, 0xBF]) ? Data(json.dropFirst(3)) : json
             let root: JSONNode
             do {
-                root = try JSONParser().parse(body)
+                root = try limits.library.jsonParser.parse(body)
             } catch let error as JSONSyntaxError {
                 throw CLIFailure(path, "not JSON: \(error)")
             }

@@ -45,6 +45,9 @@ extension AASACommand {
         @OptionGroup(title: "Batch")
         var batch: BatchOptions
 
+        @OptionGroup(title: "Limits")
+        var limits: LimitOptions
+
         func validate() throws {
             if files.isEmpty { throw ValidationError("give a signed file to extract ('-' for standard input), several, or a directory") }
             if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input ('-') can be read only once") }
@@ -69,20 +72,14 @@ extension AASACommand {
         private func runSingle(_ file: String) throws {
             try reportingFailures(path: file) {
                 try OutputFile.ensureDistinct(output: output, from: [file] + trust.caFiles + trust.intermediateFiles)
-                let data = try InputFile.read(file)
+                let limits = self.limits.values
+                let data = try limits.read(file)
                 var content: Data
                 if noVerify {
-                    let detection = FileKindDetector.detect(data)
-                    guard let message = detection.message, detection.kind.isSigned else {
-                        throw CLIFailure(file, "nothing to extract: \(Self.describe(detection))")
-                    }
-                    guard !message.signerInfos.isEmpty else {
-                        throw CLIFailure(file, "nothing to extract: a certificates-only PKCS#7 (no signer, no content)")
-                    }
-                    content = try message.unverifiedContent()
+                    content = try Self.unverifiedContent(of: data, path: file, limits: limits.library)
                     Diagnostics.emit(file, .warning, "the content is UNVERIFIED (--no-verify): its signature and signer were not checked")
                 } else {
-                    let result = try trust.makeVerifier().verify(data)
+                    let result = try trust.makeVerifier(limits: limits.library).verify(data)
                     guard let verified = result.content else {
                         switch result.verdict {
                         case .notSigned where result.kind == .json:
@@ -108,9 +105,10 @@ extension AASACommand {
             var verifier: Verifier?
             var destinations: [String] = []
             let (items, failures) = batch.expand(files, what: "extract")
+            let limits = self.limits.values
             try reportingFailures(path: files[0]) {
                 destinations = try BatchInput.destinations(for: items, in: directory, otherInputs: trust.caFiles + trust.intermediateFiles)
-                if !noVerify { verifier = try trust.makeVerifier().forBatch() }
+                if !noVerify { verifier = try trust.makeVerifier(limits: limits.library).forBatch() }
             }
             var worst = ExitStatus.success
             var tally = BatchTally()
@@ -124,7 +122,7 @@ extension AASACommand {
             BatchRunner.run(Array(zip(items, destinations)), jobs: batch.workerCount, work: { item, destination in
                 var output = BatchOutput()
                 do {
-                    let data = try InputFile.read(item.path)
+                    let data = try limits.read(item.path)
                     var content: Data
                     if let verifier = shared {
                         let result = verifier.verify(data)
@@ -142,7 +140,7 @@ extension AASACommand {
                         }
                         content = verified
                     } else {
-                        content = try Self.unverifiedContent(of: data, path: item.path)
+                        content = try Self.unverifiedContent(of: data, path: item.path, limits: limits.library)
                         output.emit(item.path, .warning, "the content is UNVERIFIED (--no-verify): its signature and signer were not checked")
                     }
                     if lf { content = LineEndingStyle.crlfToLF(content) }
@@ -180,8 +178,8 @@ extension AASACommand {
         }
 
         /// The content of a signed file without verifying it (`--no-verify`).
-        private static func unverifiedContent(of data: Data, path: String) throws -> Data {
-            let detection = FileKindDetector.detect(data)
+        private static func unverifiedContent(of data: Data, path: String, limits: InputLimits) throws -> Data {
+            let detection = FileKindDetector.detect(data, limits: limits)
             guard let message = detection.message, detection.kind.isSigned else {
                 throw CLIFailure(path, "nothing to extract: \(describe(detection))")
             }

@@ -20,6 +20,9 @@ extension AASACommand {
         @Option(help: "Output format: text or json.")
         var format: OutputFormat = .text
 
+        @OptionGroup(title: "Limits")
+        var limits: LimitOptions
+
         struct Report: Encodable {
             var path: String
             var kind: String
@@ -42,8 +45,9 @@ extension AASACommand {
 
         func run() throws {
             try reportingFailures(path: file) {
-                let data = try InputFile.read(file)
-                let detection = FileKindDetector.detect(data)
+                let limits = self.limits.values
+                let data = try limits.read(file)
+                let detection = FileKindDetector.detect(data, limits: limits.library)
                 var report = Report(
                     path: file, kind: detection.kind.rawValue, size: data.count, signerInfos: [], certificates: [])
                 if let message = detection.message {
@@ -53,10 +57,10 @@ extension AASACommand {
                     if message.isSignedData {
                         report.encapsulatedContentType = message.encapsulatedContentType
                         report.detached = !message.hasContent
-                        if let content = try? message.unverifiedContent() { report.content = describe(content) }
+                        if let content = try? message.unverifiedContent() { report.content = describe(content, limits: limits.library) }
                     }
                 } else if detection.kind == .json {
-                    report.content = describe(data)
+                    report.content = describe(data, limits: limits.library)
                 } else {
                     throw CLIFailure(file, "cannot inspect: \(detection.detail ?? "neither PKCS#7 nor JSON")")
                 }
@@ -67,11 +71,11 @@ extension AASACommand {
             }
         }
 
-        private func describe(_ content: Data) -> Report.Content {
+        private func describe(_ content: Data, limits: InputLimits) -> Report.Content {
             let style = LineEndingStyle.of(content)
             return Report.Content(
                 size: content.count, lineEndings: style.rawValue, crlfCanonical: style == .crlf,
-                json: FileKindDetector.detect(content).kind == .json)
+                json: FileKindDetector.detect(content, limits: limits).kind == .json)
         }
 
         private func text(_ report: Report) -> String {

@@ -38,6 +38,9 @@ extension AASACommand {
         @OptionGroup(title: "Batch")
         var batch: BatchOptions
 
+        @OptionGroup(title: "Limits")
+        var limits: LimitOptions
+
         enum LintFormat: String, ExpressibleByArgument, CaseIterable {
             case text, json, sarif
         }
@@ -90,7 +93,7 @@ extension AASACommand {
                 Diagnostics.emit(failure.path, .error, failure.message)
                 unreadable = true
             }
-            let (format, minSeverity, strict) = (format, minSeverity, strict)
+            let (format, minSeverity, strict, limits) = (format, minSeverity, strict, self.limits.values)
             let printer = BatchPrinter(total: items.count)
             var array = JSONArrayStream(.member("files"))
             let elements = array  // for the workers: the indentation only
@@ -101,7 +104,7 @@ extension AASACommand {
             BatchRunner.run(items, jobs: batch.workerCount, work: { item -> FileResult in
                 var result = FileResult()
                 do {
-                    let report = Linter.lint(try InputFile.read(item.path))
+                    let report = Linter.lint(try limits.read(item.path), options: LintOptions(limits: limits.library))
                     var shown = report
                     shown.diagnostics = report.diagnostics(atLeast: minSeverity)
                     switch format {

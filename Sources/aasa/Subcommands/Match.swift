@@ -32,8 +32,8 @@ extension AASACommand {
         @Option(help: "Output format: text or json (one object for one URL, an array otherwise).")
         var format: OutputFormat = .text
 
-        /// URLs longer than this are reported, not matched.
-        static let maximumURLLength = 8 * 1024
+        @OptionGroup(title: "Limits")
+        var limits: LimitOptions
 
         func validate() throws {
             if urls.isEmpty && urlsFile == nil { throw ValidationError("give URLs to match, or --urls-file FILE ('-' for standard input)") }
@@ -42,7 +42,8 @@ extension AASACommand {
 
         func run() throws {
             try reportingFailures(path: file) {
-                let report = Linter.lint(try InputFile.read(file))
+                let limits = self.limits.values
+                let report = Linter.lint(try limits.read(file), options: LintOptions(limits: limits.library))
                 guard let document = report.document else {
                     let reason = report.diagnostics.first { $0.severity == .error }?.message ?? "not an AASA document"
                     throw CLIFailure(file, "cannot match: \(reason)")
@@ -55,7 +56,9 @@ extension AASACommand {
                     throw CLIFailure(file, "nothing to match: the file names no applinks app")
                 }
                 // Open the URL list before writing anything, so a failure leaves no partial output.
-                let reader = try urlsFile.map { try LineReader(path: $0, maximumLineLength: Self.maximumURLLength) }
+                let maximumURLLength = limits.library.maximumURLLength
+                let tooLong = "URL longer than \(maximumURLLength) characters (--max-url-length)"
+                let reader = try urlsFile.map { try LineReader(path: $0, maximumLineLength: maximumURLLength) }
                 let single = urls.count == 1 && urlsFile == nil
                 let (format, explain) = (format, explain)  // read once: property wrappers cost a call each
                 var allMatched = true
@@ -79,8 +82,8 @@ extension AASACommand {
                     first = false
                 }
                 func evaluate(_ url: String) -> URLMatchResult {
-                    guard url.utf8.count <= Self.maximumURLLength else {
-                        return URLMatchResult(url: String(url.prefix(80)) + "…", appID: nil, excluded: false, apps: [], error: "URL longer than \(Self.maximumURLLength) characters")
+                    guard url.utf8.count <= maximumURLLength else {
+                        return URLMatchResult(url: String(url.prefix(80)) + "…", appID: nil, excluded: false, apps: [], error: tooLong)
                     }
                     return matcher.evaluate(url, explain: explain)
                 }
@@ -90,7 +93,7 @@ extension AASACommand {
                         let url = Self.trimmingWhitespace(line)
                         if url.isEmpty || url.hasPrefix("#") { continue }
                         if truncated {
-                            try emit(URLMatchResult(url: String(url.prefix(80)) + "…", appID: nil, excluded: false, apps: [], error: "URL longer than \(Self.maximumURLLength) characters"))
+                            try emit(URLMatchResult(url: String(url.prefix(80)) + "…", appID: nil, excluded: false, apps: [], error: tooLong))
                             continue
                         }
                         try emit(evaluate(url))

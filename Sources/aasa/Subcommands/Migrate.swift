@@ -47,6 +47,9 @@ extension AASACommand {
         @Flag(help: "Write the JSON without white space.")
         var compact = false
 
+        @OptionGroup(title: "Limits")
+        var limits: LimitOptions
+
         /// Verdict changes printed at most (all are counted).
         static let printedDifferences = 20
 
@@ -57,7 +60,8 @@ extension AASACommand {
         func run() throws {
             try reportingFailures(path: file) {
                 try OutputFile.ensureDistinct(output: output, from: [file, urlsFile])
-                let root = try readPlainJSON(file, command: "migrate")
+                let limits = self.limits.values
+                let root = try readPlainJSON(file, command: "migrate", limits: limits)
                 let migration = Migrator.migrate(root, options: MigrationOptions(keepLegacy: keepLegacy))
                 for duplicate in migration.duplicates {
                     Diagnostics.emit(file, .warning, "duplicate key: \(duplicate); that is the value Apple's parser uses, and the migration too")
@@ -84,8 +88,8 @@ extension AASACommand {
                 // The proof runs on exactly the bytes that would be written.
                 let data = JSONWriter(style: compact ? .compact : .pretty).data(migration.root)
                 var written = migration
-                written.root = try JSONParser().parse(data)
-                let extra = try urlsFile.map(URLList.open) ?? AnySequence([])
+                written.root = try limits.library.jsonParser.parse(data)
+                let extra = try urlsFile.map { try URLList.open($0, maximumURLLength: limits.library.maximumURLLength) } ?? AnySequence([])
                 let proof = Migrator.prove(written, extraURLs: extra, keeping: Self.printedDifferences)
                 report(proof)
 
@@ -134,17 +138,17 @@ extension AASACommand {
     }
 }
 
-/// Reads a plain JSON AASA file (a UTF-8 byte-order mark is skipped). A signed file is refused
-/// with a pointer to `aasa convert`, which verifies it first.
-func readPlainJSON(_ path: String, command: String) throws -> JSONNode {
-    let data = try InputFile.read(path)
-    let detection = FileKindDetector.detect(data)
+/// Reads a plain JSON AASA file (a UTF-8 byte-order mark is skipped) within `limits`. A signed
+/// file is refused with a pointer to `aasa convert`, which verifies it first.
+func readPlainJSON(_ path: String, command: String, limits: LimitOptions.Values) throws -> JSONNode {
+    let data = try limits.read(path)
+    let detection = FileKindDetector.detect(data, limits: limits.library)
     if detection.kind.isSigned {
         throw CLIFailure(path, "a signed file: convert it to plain JSON first (aasa convert, which verifies it), then \(command) that")
     }
     let body = data.starts(with: [0xEF, 0xBB, 0xBF]) ? Data(data.dropFirst(3)) : data
     do {
-        let root = try JSONParser().parse(body)
+        let root = try limits.library.jsonParser.parse(body)
         guard root.members != nil else {
             throw CLIFailure(path, "not an AASA document: the top level is \(root.typeName), not an object")
         }

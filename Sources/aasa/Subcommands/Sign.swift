@@ -72,6 +72,9 @@ extension AASACommand {
         @OptionGroup(title: "Batch")
         var batch: BatchOptions
 
+        @OptionGroup(title: "Limits")
+        var limits: LimitOptions
+
         /// Several inputs, or a directory without -o, or --out-dir.
         private var isBatch: Bool {
             inputs.count > 1 || outDirectory != nil || (output == nil && inputs.contains(where: isDirectory))
@@ -113,9 +116,10 @@ extension AASACommand {
                 try OutputFile.ensureDistinct(
                     output: output, from: [input, key, cert, chain, pkcs12, passphrase.file])
                 let identity = try loadIdentity()
-                let content = try InputFile.read(input)
+                let limits = self.limits.values
+                let content = try limits.read(input)
                 let options = SigningOptions(digest: digest, binary: binary, signedAttributes: signedAttributes, encoding: outform)
-                for check in SigningCheck.checks(content: content, identity: identity, options: options) {
+                for check in SigningCheck.checks(content: content, identity: identity, options: options, limits: limits.library) {
                     if case .certificateNotValid = check, strict {
                         throw CLIFailure(cert ?? pkcs12 ?? input, "refusing to sign (--strict): \(check)", status: ExitStatus.checkFailed)
                     }
@@ -138,6 +142,7 @@ extension AASACommand {
             let (items, failures) = batch.expand(inputs, what: "sign")
             let signerPath = cert ?? pkcs12 ?? inputs[0]
             let options = SigningOptions(digest: digest, binary: binary, signedAttributes: signedAttributes, encoding: outform)
+            let limits = self.limits.values
             try reportingFailures(path: inputs[0]) {
                 destinations = try BatchInput.destinations(
                     for: items, in: directory, otherInputs: [key, cert, chain, pkcs12, passphrase.file])
@@ -170,8 +175,8 @@ extension AASACommand {
             BatchRunner.run(Array(zip(items, destinations)), jobs: batch.workerCount, work: { item, destination in
                 var output = BatchOutput()
                 do {
-                    let content = try InputFile.read(item.path)
-                    for check in SigningCheck.checks(content: content, identity: identity, options: options) {
+                    let content = try limits.read(item.path)
+                    for check in SigningCheck.checks(content: content, identity: identity, options: options, limits: limits.library) {
                         switch check {
                         case .contentTooLarge, .contentNotJSON: output.emit(item.path, .warning, check.description)
                         case .certificateNotValid, .weakDigest: break  // said once, above

@@ -36,6 +36,9 @@ extension AASACommand {
         @OptionGroup(title: "Batch")
         var batch: BatchOptions
 
+        @OptionGroup(title: "Limits")
+        var limits: LimitOptions
+
         func validate() throws {
             if files.isEmpty { throw ValidationError("give a signed file to verify ('-' for standard input), several, or a directory") }
             if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input ('-') can be read only once") }
@@ -51,8 +54,9 @@ extension AASACommand {
 
         private func runSingle(_ file: String) throws {
             try reportingFailures(path: file) {
-                let verifier = try trust.makeVerifier()
-                let data = try InputFile.read(file)
+                let limits = self.limits.values
+                let verifier = try trust.makeVerifier(limits: limits.library)
+                let data = try limits.read(file)
                 let result = verifier.verify(data)
                 switch format {
                 case .json: try JSONOutput.print(VerificationReport(path: file, result: result, options: verifier.options))
@@ -67,7 +71,8 @@ extension AASACommand {
         /// Many files: one verifier (fixed time, chain cache), `--jobs` at a time, in input order.
         private func runBatch() throws {
             var verifier: Verifier?
-            try reportingFailures(path: files[0]) { verifier = try trust.makeVerifier().forBatch() }
+            let limits = self.limits.values
+            try reportingFailures(path: files[0]) { verifier = try trust.makeVerifier(limits: limits.library).forBatch() }
             guard let verifier else { throw ExitStatus.badInput }
             let (items, failures) = batch.expand(files, what: "verify")
             var worst = ExitStatus.success
@@ -85,7 +90,7 @@ extension AASACommand {
             BatchRunner.run(items, jobs: batch.workerCount, work: { item in
                 var output = BatchOutput()
                 do {
-                    let result = verifier.verify(try InputFile.read(item.path))
+                    let result = verifier.verify(try limits.read(item.path))
                     switch format {
                     case .json:
                         output.write(try elements.element(VerificationReport(path: item.path, result: result, options: verifier.options)))
