@@ -498,17 +498,58 @@ struct NFAProgram: Sendable {
 
     /// Whether the whole of `input` is accepted.
     func matches(_ input: UnsafeBufferPointer<UInt8>) -> Bool {
-        let stateCount = instructions.count
-        return instructions.withUnsafeBufferPointer { program in
+        instructions.withUnsafeBufferPointer { program in
             edges.withUnsafeBufferPointer { edges in
                 targets.withUnsafeBufferPointer { targets in
-                    withUnsafeTemporaryAllocation(of: Int.self, capacity: stateCount * 4) { memory in
-                        var simulation = Simulation(
-                            program: program, edges: edges, targets: targets, memory: memory, stateCount: stateCount)
-                        return simulation.run(input, trailingSlashes: trailingSlashes)
-                    }
+                    Self.matches(input, program: program, edges: edges, targets: targets, trailingSlashes: trailingSlashes)
                 }
             }
+        }
+    }
+
+    /// Whether the program given by its buffers accepts the whole of `input`.
+    static func matches(
+        _ input: UnsafeBufferPointer<UInt8>, program: UnsafeBufferPointer<Instruction>, edges: UnsafeBufferPointer<Edge>,
+        targets: UnsafeBufferPointer<Int32>, trailingSlashes: Int
+    ) -> Bool {
+        let stateCount = program.count
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: stateCount * 4) { memory in
+            var simulation = Simulation(program: program, edges: edges, targets: targets, memory: memory, stateCount: stateCount)
+            return simulation.run(input, trailingSlashes: trailingSlashes)
+        }
+    }
+
+    /// The program copied into buffers that `deallocate()` frees: read in place, with no
+    /// reference counting per match (the matcher's flat tables hold these).
+    struct Flat {
+        let program: UnsafeMutableBufferPointer<Instruction>
+        let edges: UnsafeMutableBufferPointer<Edge>
+        let targets: UnsafeMutableBufferPointer<Int32>
+        let trailingSlashes: Int
+
+        init(_ nfa: NFAProgram) {
+            func copy<Element>(_ array: [Element]) -> UnsafeMutableBufferPointer<Element> {
+                let buffer = UnsafeMutableBufferPointer<Element>.allocate(capacity: array.count)
+                _ = buffer.initialize(from: array)
+                return buffer
+            }
+            program = copy(nfa.instructions)
+            edges = copy(nfa.edges)
+            targets = copy(nfa.targets)
+            trailingSlashes = nfa.trailingSlashes
+        }
+
+        @inline(__always)
+        func matches(_ input: UnsafeBufferPointer<UInt8>) -> Bool {
+            NFAProgram.matches(
+                input, program: UnsafeBufferPointer(program), edges: UnsafeBufferPointer(edges),
+                targets: UnsafeBufferPointer(targets), trailingSlashes: trailingSlashes)
+        }
+
+        func deallocate() {
+            program.deallocate()
+            edges.deallocate()
+            targets.deallocate()
         }
     }
 

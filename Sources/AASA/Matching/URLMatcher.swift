@@ -304,7 +304,9 @@ final class MatcherTables: @unchecked Sendable {
     let items: UnsafeMutableBufferPointer<ItemRecord>
     let paths: UnsafeMutableBufferPointer<PathRecord>
     let entries: UnsafeMutableBufferPointer<EntryRecord>
-    let nfas: [NFAProgram]
+    /// Flat copies, like the other tables: a match reads the program in place instead of
+    /// copying it (and retaining its three arrays) on every call.
+    let nfas: UnsafeMutableBufferPointer<NFAProgram.Flat>
 
     init(_ builder: TableBuilder) {
         func copy<Element>(_ array: [Element]) -> UnsafeMutableBufferPointer<Element> {
@@ -319,7 +321,7 @@ final class MatcherTables: @unchecked Sendable {
         items = copy(builder.items)
         paths = copy(builder.paths)
         entries = copy(builder.entries)
-        nfas = builder.nfas
+        nfas = copy(builder.nfas.map(NFAProgram.Flat.init))
     }
 
     deinit {
@@ -330,6 +332,8 @@ final class MatcherTables: @unchecked Sendable {
         items.deallocate()
         paths.deallocate()
         entries.deallocate()
+        for nfa in nfas { nfa.deallocate() }
+        nfas.deallocate()
     }
 
     @inline(__always)

@@ -110,6 +110,12 @@ final class BufferedOutput {
         if buffer.count >= threshold { try? flush() }
     }
 
+    /// Lets `build` append to the buffer in place (no intermediate array per call).
+    func append(_ build: (inout [UInt8]) -> Void) {
+        build(&buffer)
+        if buffer.count >= threshold { try? flush() }
+    }
+
     /// Writes what is buffered.
     /// - Throws: ``CLIFailure`` for `<stdout>` when standard output cannot be written.
     func flush() throws {

@@ -61,6 +61,7 @@ extension AASACommand {
                 let reader = try urlsFile.map { try LineReader(path: $0, maximumLineLength: maximumURLLength) }
                 let single = urls.count == 1 && urlsFile == nil
                 let (format, explain) = (format, explain)  // read once: property wrappers cost a call each
+                let lines = TextLines(appIDs: matcher.appIDs)
                 var allMatched = true
                 var first = true
                 // One write per 64 KB, not per URL: an access log has millions of lines.
@@ -70,7 +71,7 @@ extension AASACommand {
                     if result.appID == nil { allMatched = false }
                     switch format {
                     case .text:
-                        Self.writeText(result, explain: explain, to: out)
+                        Self.writeText(result, explain: explain, lines: lines, to: out)
                     case .json:
                         var encoded = try JSONOutput.encode(result)
                         if !single {
@@ -113,28 +114,62 @@ extension AASACommand {
             return plain(first) && plain(last) ? line : line.trimmingCharacters(in: .whitespaces)
         }
 
+        /// The bytes of the text output that are the same for every URL, made once: each app's
+        /// ID, and its line under the URL for each verdict ("  APP: no_match").
+        struct TextLines {
+            let appIDs: [[UInt8]]
+            /// `[app][verdict]`, in the order of ``verdicts``.
+            let appLines: [[[UInt8]]]
+            static let verdicts: [AppVerdict.Verdict] = [.match, .exclude, .noMatch]
+
+            init(appIDs: [String]) {
+                self.appIDs = appIDs.map { Array($0.utf8) }
+                appLines = appIDs.map { app in Self.verdicts.map { Array("  \(app): \($0.rawValue)\n".utf8) } }
+            }
+
+            static func index(_ verdict: AppVerdict.Verdict) -> Int {
+                switch verdict {
+                case .match: return 0
+                case .exclude: return 1
+                case .noMatch: return 2
+                }
+            }
+        }
+
         /// The text lines for one URL, each ending in a newline: `URL: APP` (or `no app`), and
-        /// with --explain or several apps a line per app.
-        static func writeText(_ result: URLMatchResult, explain: Bool, to out: BufferedOutput) {
-            var text: [UInt8] = []  // built here, handed over once
-            text.reserveCapacity(256)
-            if let error = result.error {
-                text += result.url.utf8
-                text += ": error: ".utf8
-                text += error.utf8
+        /// with --explain or several apps a line per app. Written straight into the output
+        /// buffer, with the per-app lines made once (``TextLines``): printing used to cost as
+        /// much as matching.
+        static func writeText(_ result: URLMatchResult, explain: Bool, lines: TextLines, to out: BufferedOutput) {
+            var url = result.url
+            out.append { text in
+                url.withUTF8 { text.append(contentsOf: $0) }
+                if let error = result.error {
+                    text += ": error: ".utf8
+                    text += error.utf8
+                    text.append(0x0A)
+                    return
+                }
+                text += ": ".utf8
+                // The matcher lists the apps in the order of its appIDs: use the bytes made once.
+                let known = result.apps.count == lines.appIDs.count
+                if let app = result.appID {
+                    if known, let first = result.apps.firstIndex(where: { $0.verdict == .match }) {
+                        text += lines.appIDs[first]
+                    } else {
+                        text += app.utf8
+                    }
+                } else {
+                    text += (result.excluded ? "no app (excluded)" : "no app").utf8
+                }
                 text.append(0x0A)
-                out.append(text)
-                return
-            }
-            text += result.url.utf8
-            text += ": ".utf8
-            if let app = result.appID {
-                text += app.utf8
-            } else {
-                text += (result.excluded ? "no app (excluded)" : "no app").utf8
-            }
-            text.append(0x0A)
-            if explain || result.apps.count > 1 {
+                guard explain || result.apps.count > 1 else { return }
+                if known && !explain {
+                    result.apps.withUnsafeBufferPointer { apps in
+                        for index in apps.indices { text += lines.appLines[index][TextLines.index(apps[index].verdict)] }
+                    }
+                    return
+                }
                 for app in result.apps {
                     text += "  ".utf8
                     text += app.appID.utf8
@@ -147,7 +182,6 @@ extension AASACommand {
                     text.append(0x0A)
                 }
             }
-            out.append(text)
         }
     }
 }
