@@ -57,5 +57,16 @@ if [ -z "$(ls -A "$seeds")" ]; then
     esac
 fi
 echo "fuzz: $harness for $seconds s (corpus $corpus, seeds $seeds)" >&2
+log="fuzz-artifacts/$harness.log"
+status=0
 "$bin" "$corpus" "$seeds" -max_total_time="$seconds" -rss_limit_mb=4096 -max_len=65536 -timeout=10 \
-    -artifact_prefix=fuzz-artifacts/"$harness"- -print_final_stats=1 2>&1 | tail -n 25
+    -artifact_prefix=fuzz-artifacts/"$harness"- -print_final_stats=1 > "$log" 2>&1 || status=$?
+# The whole log stays in fuzz-artifacts/; print the coverage reached and the final figures
+# (or the crash report).
+if [ "$status" -ne 0 ]; then
+    tail -n 60 "$log"
+    echo "fuzz: $harness FAILED (exit $status); the input is in fuzz-artifacts/, the log in $log" >&2
+    exit "$status"
+fi
+grep -E '^#[0-9]+' "$log" | tail -n 1
+grep -E '^(Done|stat::)' "$log"
