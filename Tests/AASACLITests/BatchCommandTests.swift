@@ -232,6 +232,44 @@ struct BatchCommandTests {
         }
     }
 
+    // MARK: - progress
+
+    /// util-linux `script`, which runs a command on a pseudo-terminal.
+    static let script = "/usr/bin/script"
+
+    @Test(
+        "progress: a bar on standard error when it is a terminal, cleared before the summary; nothing in a pipe",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: BatchCommandTests.script), "needs util-linux script"))
+    func progressOnlyOnATerminal() throws {
+        try withTemporaryDirectory { dir in
+            let (_, signed) = try Self.makeFiles(12, in: dir)
+            let arguments = ["verify", signed.path, "--include", "*.json", "--jobs", "1"] + Fixture.testTrust
+
+            // On a terminal (standard output to /dev/null, so the pty carries standard error only).
+            let quoted = ([CLI.executable.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Self.script)
+            process.arguments = ["-qefc", quoted.joined(separator: " ") + " >/dev/null", "/dev/null"]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            let terminal = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(terminal)")
+            #expect(terminal.contains("\r\u{1B}[2K["), "no progress bar drawn: \(terminal.debugDescription)")
+            #expect(terminal.contains("12/12"), "the bar does not reach the total: \(terminal.debugDescription)")
+            // The bar is cleared, then the summary is printed on a clean line.
+            #expect(terminal.contains("\r\u{1B}[2Kverify: 12 of 12 files valid"), "\(terminal.debugDescription)")
+
+            // In a pipe: the lines and the summary, no control characters.
+            let piped = CLI.run(arguments)
+            #expect(piped.status == 0, "\(piped)")
+            #expect(!piped.stderr.contains("\u{1B}") && !piped.stderr.contains("\r"), "\(piped.stderr.debugDescription)")
+            #expect(piped.stderr.contains("verify: 12 of 12 files valid"))
+        }
+    }
+
     // MARK: - extract
 
     @Test("extract: a directory into --out-dir, the same bytes as one-file extract; a tampered file writes nothing")
