@@ -39,5 +39,11 @@ func fuzzOneInput(_ bytes: UnsafeRawPointer, _ count: Int) -> CInt {
     if plain.appID != explained.appID || plain.apps.map(\.verdict) != explained.apps.map(\.verdict) {
         fatalError("--explain changed the verdict for \(url.debugDescription)")
     }
+    // The verdict-only path (aasa match's text output) must decide the same.
+    var verdicts: [AppVerdict.Verdict] = []
+    let error = matcher.verdicts(for: url, into: &verdicts)
+    if error != plain.error || verdicts != plain.apps.map(\.verdict) {
+        fatalError("verdicts(for:into:) disagrees with evaluate for \(url.debugDescription)")
+    }
     return 0
 }

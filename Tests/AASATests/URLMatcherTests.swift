@@ -694,4 +694,28 @@ struct URLMatcherTests {
         #expect(explanation.rule == "applinks.details[0].paths[21]")
         #expect(explanation.summary.contains("NOT /video/*"))
     }
+
+    @Test("verdicts(for:into:) decides exactly as evaluate, for every corpus file and its probe URLs")
+    func verdictsAgreeWithEvaluate() throws {
+        var documents: [AASADocument] = []
+        for input in Inputs.corpusPlain {
+            if let document = try? AASADocument(json: input.bytes), document.appLinks != nil { documents.append(document) }
+        }
+        try #require(documents.count >= 10, "the corpus is missing: \(documents.count) documents")
+        var verdicts: [AppVerdict.Verdict] = [.exclude]  // emptied by every call
+        var compared = 0
+        for document in documents {
+            let matcher = URLMatcher(document: document)
+            let probes = ProbeURLGenerator().probes(for: [document]).urls
+            let extra = ["", "no-scheme", "https://", "https://example.com/%", "https://example.com/é ü?q=%ZZ#frag", "/"]
+            for url in probes + extra {
+                let error = matcher.verdicts(for: url, into: &verdicts)
+                let result = matcher.evaluate(url)
+                #expect(error == result.error, "\(url)")
+                #expect(verdicts == result.apps.map(\.verdict), "\(url)")
+                compared += 1
+            }
+        }
+        #expect(compared > 500)
+    }
 }

@@ -69,6 +69,48 @@ public struct URLMatcher: Sendable {
         }
     }
 
+    /// Each app's verdict for `url`, in ``appIDs`` order, written into `verdicts` (emptied
+    /// first, its capacity kept): what ``evaluate(_:explain:)`` decides, without building a
+    /// ``URLMatchResult``, for streaming millions of URLs. Returns why the URL cannot be read,
+    /// or nil.
+    public func verdicts(for url: String, into verdicts: inout [AppVerdict.Verdict]) -> String? {
+        verdicts.removeAll(keepingCapacity: true)
+        var text = url
+        // .some(error or nil) once decided; nil when the URL needs percent-encoding first.
+        let decided: String?? = text.withUTF8 { bytes in
+            switch URLLayout.scan(bytes) {
+            case .failure(let error): return .some(error.message)
+            case .needsEncoding: return nil
+            case .success(let layout):
+                decide(bytes: bytes, layout: layout, into: &verdicts)
+                return .some(nil)
+            }
+        }
+        if let decided { return decided }
+        var encoded = URLLayout.encodingInvalidCharacters(url)
+        return encoded.withUTF8 { bytes in
+            guard case .success(let layout) = URLLayout.scan(bytes) else { return "cannot percent-encode the URL" }
+            decide(bytes: bytes, layout: layout, into: &verdicts)
+            return nil
+        }
+    }
+
+    private func decide(bytes: UnsafeBufferPointer<UInt8>, layout: URLLayout, into verdicts: inout [AppVerdict.Verdict]) {
+        var view = URLView(bytes: bytes, layout: layout)
+        defer { view.deallocate() }
+        var lastEntry = -1
+        var verdict = AppVerdict.Verdict.noMatch
+        for index in appIDs.indices {
+            let entry = appEntries[index]
+            if entry != lastEntry {
+                // Apps come in entry order, so each deciding entry is evaluated once.
+                lastEntry = entry
+                verdict = tables.decide(entry, &view).verdict
+            }
+            verdicts.append(verdict)
+        }
+    }
+
     private func evaluate(
         _ url: String, bytes: UnsafeBufferPointer<UInt8>, layout: URLLayout, explain: Bool
     ) -> URLMatchResult {

@@ -71,7 +71,9 @@ extension AASACommand {
                     if result.appID == nil { allMatched = false }
                     switch format {
                     case .text:
-                        Self.writeText(result, explain: explain, lines: lines, to: out)
+                        Self.writeText(
+                            url: result.url, error: result.error, verdicts: result.apps.map(\.verdict),
+                            explanations: explain ? result.apps.map(\.explanation) : nil, lines: lines, to: out)
                     case .json:
                         var encoded = try JSONOutput.encode(result)
                         if !single {
@@ -82,22 +84,29 @@ extension AASACommand {
                     }
                     first = false
                 }
-                func evaluate(_ url: String) -> URLMatchResult {
+                // Plain text needs only the verdicts: no result value, no app-ID strings per URL.
+                let verdictsOnly = format == .text && !explain
+                var verdicts: [AppVerdict.Verdict] = []
+                verdicts.reserveCapacity(matcher.appIDs.count)
+                func match(_ url: String) throws {
                     guard url.utf8.count <= maximumURLLength else {
-                        return URLMatchResult(url: String(url.prefix(80)) + "…", appID: nil, excluded: false, apps: [], error: tooLong)
+                        return try emit(URLMatchResult(url: String(url.prefix(80)) + "…", error: tooLong))
                     }
-                    return matcher.evaluate(url, explain: explain)
+                    guard verdictsOnly else { return try emit(matcher.evaluate(url, explain: explain)) }
+                    let error = matcher.verdicts(for: url, into: &verdicts)
+                    if !verdicts.contains(.match) { allMatched = false }
+                    Self.writeText(url: url, error: error, verdicts: verdicts, explanations: nil, lines: lines, to: out)
                 }
-                for url in urls { try emit(evaluate(url)) }
+                for url in urls { try match(url) }
                 if let reader {
                     while let (line, truncated) = reader.next() {
                         let url = Self.trimmingWhitespace(line)
                         if url.isEmpty || url.hasPrefix("#") { continue }
                         if truncated {
-                            try emit(URLMatchResult(url: String(url.prefix(80)) + "…", appID: nil, excluded: false, apps: [], error: tooLong))
+                            try emit(URLMatchResult(url: String(url.prefix(80)) + "…", error: tooLong))
                             continue
                         }
-                        try emit(evaluate(url))
+                        try match(url)
                     }
                 }
                 if format == .json && !single { out.append(first ? "]\n" : "\n]\n") }
@@ -137,48 +146,42 @@ extension AASACommand {
         }
 
         /// The text lines for one URL, each ending in a newline: `URL: APP` (or `no app`), and
-        /// with --explain or several apps a line per app. Written straight into the output
-        /// buffer, with the per-app lines made once (``TextLines``): printing used to cost as
-        /// much as matching.
-        static func writeText(_ result: URLMatchResult, explain: Bool, lines: TextLines, to out: BufferedOutput) {
-            var url = result.url
+        /// with --explain or several apps a line per app. `verdicts` are in the order of the
+        /// matcher's apps (empty with an `error`); `explanations`, with --explain, too. Written
+        /// straight into the output buffer, with the per-app lines made once (``TextLines``):
+        /// printing used to cost as much as matching.
+        static func writeText(
+            url: String, error: String?, verdicts: [AppVerdict.Verdict], explanations: [MatchExplanation?]?,
+            lines: TextLines, to out: BufferedOutput
+        ) {
+            var url = url
             out.append { text in
                 url.withUTF8 { text.append(contentsOf: $0) }
-                if let error = result.error {
+                if let error {
                     text += ": error: ".utf8
                     text += error.utf8
                     text.append(0x0A)
                     return
                 }
                 text += ": ".utf8
-                // The matcher lists the apps in the order of its appIDs: use the bytes made once.
-                let known = result.apps.count == lines.appIDs.count
-                if let app = result.appID {
-                    if known, let first = result.apps.firstIndex(where: { $0.verdict == .match }) {
-                        text += lines.appIDs[first]
-                    } else {
-                        text += app.utf8
-                    }
+                if let first = verdicts.firstIndex(of: .match) {
+                    text += lines.appIDs[first]
                 } else {
-                    text += (result.excluded ? "no app (excluded)" : "no app").utf8
+                    text += (verdicts.contains(.exclude) ? "no app (excluded)" : "no app").utf8
                 }
                 text.append(0x0A)
-                guard explain || result.apps.count > 1 else { return }
-                if known && !explain {
-                    result.apps.withUnsafeBufferPointer { apps in
-                        for index in apps.indices { text += lines.appLines[index][TextLines.index(apps[index].verdict)] }
+                guard explanations != nil || verdicts.count > 1 else { return }
+                for index in verdicts.indices {
+                    guard let explanation = explanations?[index] else {
+                        text += lines.appLines[index][TextLines.index(verdicts[index])]
+                        continue
                     }
-                    return
-                }
-                for app in result.apps {
                     text += "  ".utf8
-                    text += app.appID.utf8
+                    text += lines.appIDs[index]
                     text += ": ".utf8
-                    text += app.verdict.rawValue.utf8
-                    if let explanation = app.explanation {
-                        text += ": ".utf8
-                        text += explanation.summary.utf8
-                    }
+                    text += verdicts[index].rawValue.utf8
+                    text += ": ".utf8
+                    text += explanation.summary.utf8
                     text.append(0x0A)
                 }
             }
