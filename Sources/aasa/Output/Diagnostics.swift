@@ -39,6 +39,16 @@ struct CLIFailure: Error {
     init(_ path: String, _ error: AASAError, status: ExitCode = ExitStatus.badInput) {
         self.init(path, error.message, status: status)
     }
+
+    /// Any error met while handling the file at `path`: a ``CLIFailure`` as it is, an
+    /// ``AASAError`` by its message (never its debug description), anything else described.
+    init(_ path: String, describing error: any Error) {
+        switch error {
+        case let failure as CLIFailure: self = failure
+        case let error as AASAError: self.init(path, error)
+        default: self.init(path, "\(error)")
+        }
+    }
 }
 
 /// Runs a subcommand body, turning ``CLIFailure`` and ``AASAError`` into one stderr line and

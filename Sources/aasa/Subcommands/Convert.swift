@@ -138,12 +138,8 @@ extension AASACommand {
                 var output = BatchOutput()
                 do {
                     output.outcome = try Self.convert(job, verifier: shared, settings: settings, into: &output)
-                } catch let failure as CLIFailure {
-                    output.fail(failure, outcome: "failed")
-                } catch let error as AASAError {
-                    output.fail(CLIFailure(job.input, error.message), outcome: "failed")
                 } catch {
-                    output.fail(CLIFailure(job.input, "\(error)"), outcome: "failed")
+                    output.fail(CLIFailure(job.input, describing: error), outcome: "failed")
                 }
                 return output
             }, deliver: { index, output in

@@ -67,10 +67,8 @@ extension AASACommand {
                         output.write(single ? try JSONOutput.encode(entry) : try elements.element(entry))
                     }
                     output.outcome = detection.kind.rawValue
-                } catch let failure as CLIFailure {
-                    output.fail(failure, outcome: "unreadable")
                 } catch {
-                    output.fail(CLIFailure(item.path, "\(error)"), outcome: "unreadable")
+                    output.fail(CLIFailure(item.path, describing: error), outcome: "unreadable")
                 }
                 return output
             }, deliver: { index, output in

@@ -148,12 +148,9 @@ extension AASACommand {
                     try OutputFile.write(content, to: destination, durable: false)
                     output.emit(item.path, .note, "extracted (\(shared == nil ? "unverified" : "verified")) → \(destination)")
                     output.outcome = "extracted"
-                } catch let failure as CLIFailure {
-                    output.fail(failure, outcome: failure.status == ExitStatus.checkFailed ? "failed verification" : "unreadable")
-                } catch let error as AASAError {
-                    output.fail(CLIFailure(item.path, error.message), outcome: "unreadable")
                 } catch {
-                    output.fail(CLIFailure(item.path, "\(error)"), outcome: "unreadable")
+                    let failure = CLIFailure(item.path, describing: error)
+                    output.fail(failure, outcome: failure.status == ExitStatus.checkFailed ? "failed verification" : "unreadable")
                 }
                 return output
             }, deliver: { index, output in

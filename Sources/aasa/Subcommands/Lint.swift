@@ -120,10 +120,8 @@ extension AASACommand {
                     result.failed = Self.fails(report, strict: strict)
                     for diagnostic in report.diagnostics { result.counts[diagnostic.severity, default: 0] += 1 }
                     result.read = true
-                } catch let failure as CLIFailure {
-                    result.output.fail(failure)
                 } catch {
-                    result.output.fail(CLIFailure(item.path, "\(error)"))
+                    result.output.fail(CLIFailure(item.path, describing: error))
                 }
                 return result
             }, deliver: { index, result in

@@ -187,12 +187,8 @@ extension AASACommand {
                     try OutputFile.write(signed, to: destination, durable: false)
                     output.emit(item.path, .note, "signed → \(destination)")
                     output.outcome = "signed"
-                } catch let failure as CLIFailure {
-                    output.fail(failure, outcome: "unreadable")
-                } catch let error as AASAError {
-                    output.fail(CLIFailure(item.path, error.message), outcome: "unreadable")
                 } catch {
-                    output.fail(CLIFailure(item.path, "\(error)"), outcome: "unreadable")
+                    output.fail(CLIFailure(item.path, describing: error), outcome: "unreadable")
                 }
                 return output
             }, deliver: { index, output in

@@ -101,10 +101,8 @@ extension AASACommand {
                     if !result.isValid {
                         output.fail(CLIFailure(item.path, result.verdict.reason ?? "not valid", status: ExitStatus.checkFailed, code: result.verdict.code))
                     }
-                } catch let failure as CLIFailure {
-                    output.fail(failure, outcome: "unreadable")
                 } catch {
-                    output.fail(CLIFailure(item.path, "\(error)"), outcome: "unreadable")
+                    output.fail(CLIFailure(item.path, describing: error), outcome: "unreadable")
                 }
                 return output
             }, deliver: { index, output in
