@@ -91,14 +91,24 @@ enum InProcess {
     }
 
     /// URL decisions per second of the matcher alone, on one thread.
-    static func matchRate(rules: Data, urls: [String], rounds: Int) throws -> (perSecond: Double, matched: Int) {
+    /// URL decisions per second of `URLMatcher.evaluate(_:)` (a full result per URL) or, with
+    /// `verdictsOnly`, of `verdicts(for:into:)` (what `aasa match` prints as text).
+    static func matchRate(rules: Data, urls: [String], rounds: Int, verdictsOnly: Bool = false) throws -> (perSecond: Double, matched: Int) {
         let matcher = URLMatcher(document: try AASADocument(json: rules))
+        var verdicts: [AppVerdict.Verdict] = []
+        func opens(_ url: String) -> Bool {
+            if verdictsOnly {
+                _ = matcher.verdicts(for: url, into: &verdicts)
+                return verdicts.contains(.match)
+            }
+            return matcher.evaluate(url).appID != nil
+        }
         var matched = 0
-        for url in urls.prefix(1_000) where matcher.evaluate(url).appID != nil { matched += 1 }  // warm-up
+        for url in urls.prefix(1_000) where opens(url) { matched += 1 }  // warm-up
         matched = 0
         let start = Stats.now()
         for _ in 0..<rounds {
-            for url in urls where matcher.evaluate(url).appID != nil { matched += 1 }
+            for url in urls where opens(url) { matched += 1 }
         }
         let seconds = Stats.now() - start
         return (Double(urls.count * rounds) / seconds, matched / rounds)

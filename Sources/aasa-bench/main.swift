@@ -281,6 +281,12 @@ struct Benchmark {
             work: "match (30 rules)", by: "URLMatcher in-process, 1 thread", count: urls.count, value: inProcessMatch.perSecond,
             unit: "URLs/s", hardwareFraction: nil, peakMB: nil, command: "URLMatcher.evaluate(_:) in aasa-bench"))
         say("match in-process: \(Int(inProcessMatch.perSecond)) URL decisions/s (\(inProcessMatch.matched) of \(urls.count) open an app)")
+        let inProcessVerdicts = try InProcess.matchRate(rules: Inputs.thirtyRules, urls: urls, rounds: options.quick ? 1 : 3, verdictsOnly: true)
+        report.measurements.append(Measurement(
+            work: "match (30 rules)", by: "URLMatcher verdicts only, in-process, 1 thread", count: urls.count,
+            value: inProcessVerdicts.perSecond, unit: "URLs/s", hardwareFraction: nil, peakMB: nil,
+            command: "URLMatcher.verdicts(for:into:) in aasa-bench"))
+        say("match in-process, verdicts only: \(Int(inProcessVerdicts.perSecond)) URL decisions/s (\(inProcessVerdicts.matched) open an app)")
 
         // The openssl smime shell loops.
         let signed = path("signed-rsa-\(small)")
@@ -406,8 +412,11 @@ struct Benchmark {
             "match URL decisions per second per core (whole process)", measured: matchRate, atLeast: 1_000_000,
             detail: "aasa match --urls-file, \(urlCount) URLs, 30 rules, text output to /dev/null"))
         report.targets.append(TargetCheck(
-            "match URL decisions per second per core (matcher in-process)", measured: inProcessMatch.perSecond, atLeast: 1_000_000,
+            "match URL decisions per second per core (matcher in-process, full results)", measured: inProcessMatch.perSecond, atLeast: 1_000_000,
             detail: "URLMatcher.evaluate, 1 thread"))
+        report.targets.append(TargetCheck(
+            "match URL decisions per second per core (matcher in-process, verdicts only)", measured: inProcessVerdicts.perSecond,
+            atLeast: 1_000_000, detail: "URLMatcher.verdicts(for:into:), 1 thread: what aasa match prints as text"))
         report.targets.append(TargetCheck(
             "lint of the 128 KB file in process (ms)", measured: lintLarge.seconds * 1000, atMost: 10,
             detail: "median of Linter.lint(_:)"))
