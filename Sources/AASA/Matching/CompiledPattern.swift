@@ -528,14 +528,9 @@ struct NFAProgram: Sendable {
         let trailingSlashes: Int
 
         init(_ nfa: NFAProgram) {
-            func copy<Element>(_ array: [Element]) -> UnsafeMutableBufferPointer<Element> {
-                let buffer = UnsafeMutableBufferPointer<Element>.allocate(capacity: array.count)
-                _ = buffer.initialize(from: array)
-                return buffer
-            }
-            program = copy(nfa.instructions)
-            edges = copy(nfa.edges)
-            targets = copy(nfa.targets)
+            program = .copying(nfa.instructions)
+            edges = .copying(nfa.edges)
+            targets = .copying(nfa.targets)
             trailingSlashes = nfa.trailingSlashes
         }
 

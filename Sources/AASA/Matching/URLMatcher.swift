@@ -351,19 +351,14 @@ final class MatcherTables: @unchecked Sendable {
     let nfas: UnsafeMutableBufferPointer<NFAProgram.Flat>
 
     init(_ builder: TableBuilder) {
-        func copy<Element>(_ array: [Element]) -> UnsafeMutableBufferPointer<Element> {
-            let buffer = UnsafeMutableBufferPointer<Element>.allocate(capacity: array.count)
-            _ = buffer.initialize(from: array)
-            return buffer
-        }
-        units = copy(builder.units)
-        keys = copy(builder.keys)
-        patterns = copy(builder.patterns)
-        rules = copy(builder.rules)
-        items = copy(builder.items)
-        paths = copy(builder.paths)
-        entries = copy(builder.entries)
-        nfas = copy(builder.nfas.map(NFAProgram.Flat.init))
+        units = .copying(builder.units)
+        keys = .copying(builder.keys)
+        patterns = .copying(builder.patterns)
+        rules = .copying(builder.rules)
+        items = .copying(builder.items)
+        paths = .copying(builder.paths)
+        entries = .copying(builder.entries)
+        nfas = .copying(builder.nfas.map(NFAProgram.Flat.init))
     }
 
     deinit {
