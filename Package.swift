@@ -63,18 +63,23 @@ let package = Package(
             name: "aasa-bench",
             dependencies: ["AASA"]
         ),
+        // What every test target shares: the repository locator, the corpus, the executables.
+        .target(
+            name: "AASATestSupport",
+            path: "Tests/AASATestSupport"
+        ),
         .testTarget(
             name: "AASATests",
-            dependencies: ["AASA"]
+            dependencies: ["AASA", "AASATestSupport"]
         ),
         .testTarget(
             name: "AASACLITests",
-            dependencies: ["aasa"]
+            dependencies: ["aasa", "AASATestSupport"]
         ),
         // Against a real nginx on 127.0.0.1 (started by the tests) with the certs/ PKI.
         .testTarget(
             name: "AASAAuditTests",
-            dependencies: ["AASAAudit", "AASA", "aasa"]
+            dependencies: ["AASAAudit", "AASA", "aasa", "AASATestSupport"]
         ),
     ]
 )

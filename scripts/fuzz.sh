@@ -3,7 +3,7 @@
 #   scripts/fuzz.sh HARNESS [SECONDS]     fuzz (default 60 s); crashes go to fuzz-artifacts/
 #   scripts/fuzz.sh --all SECONDS         every harness, one after the other
 #   scripts/fuzz.sh --replay              replay Fuzz/regressions/* through a normal build
-# Seeds: certs/, examples/, ../shared/corpus/ and generated signed files; the working corpus
+# Seeds: certs/, examples/, Tests/Fixtures/corpus/ and generated signed files; the working corpus
 # grows in .build-fuzz/corpus/HARNESS (not committed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,7 +39,7 @@ if [ -z "$(ls -A "$seeds")" ]; then
     case "$harness" in
         FuzzSignedData)
             cp certs/*.pem certs/*.der certs/*.p12 examples/*.p7m "$seeds"/ 2>/dev/null || true
-            cp ../shared/corpus/real-signed/* "$seeds"/ 2>/dev/null || true
+            cp Tests/Fixtures/corpus/real-signed/* "$seeds"/
             openssl smime -sign -nodetach -noattr -outform PEM -inkey certs/leaf-ec.key -signer certs/leaf-ec.pem \
                 -in examples/apple-app-site-association.json -out "$seeds/ec.pem.p7"
             openssl smime -sign -nodetach -inkey certs/leaf-rsa.key -signer certs/leaf-rsa.pem \
@@ -47,7 +47,7 @@ if [ -z "$(ls -A "$seeds")" ]; then
             openssl cms -sign -nodetach -stream -outform DER -inkey certs/leaf-rsa.key -signer certs/leaf-rsa.pem \
                 -in examples/apple-app-site-association.json -out "$seeds/ber.p7m" ;;
         FuzzDocument)
-            cp examples/*.json ../shared/corpus/real-plain/* "$seeds"/ 2>/dev/null || true ;;
+            cp examples/*.json Tests/Fixtures/corpus/real-plain/* "$seeds"/ ;;
         FuzzMatch)
             i=0
             for url in https://example.com/help/x /en_US/taco-bell/1?ref=a\&id=12 /a/q/b/z/c /legacy/admin/x \

@@ -53,17 +53,17 @@ check 1 verify "$work/truncated.p7m" --ca-file $certs/ca-bundle.pem
 check 1 verify "$work/garbage"
 check 0 extract "$example" --ca-file $certs/ca-bundle.pem --no-system-roots --lf -o "$work/out.json"
 check 1 extract "$example" -o "$work/never.json"
-check 0 detect "$example" "$work/out.pem" "$work/garbage" ../shared/corpus/real-signed/Handbid_Handbid-WordPress_aasa-smime-format.p7m
+check 0 detect "$example" "$work/out.pem" "$work/garbage" Tests/Fixtures/corpus/real-signed/Handbid_Handbid-WordPress_aasa-smime-format.p7m
 check 0 inspect "$example" --format json
 check 2 inspect "$work/garbage"
-check 0 lint examples/apple-app-site-association.json ../shared/corpus/real-signed/Handbid_Handbid-WordPress_aasa-smime-format.p7m --format sarif
+check 0 lint examples/apple-app-site-association.json Tests/Fixtures/corpus/real-signed/Handbid_Handbid-WordPress_aasa-smime-format.p7m --format sarif
 check 1 lint "$work/garbage" --format json
 check 0 check "$example" --ca-file $certs/ca-bundle.pem --no-system-roots --format json
-check 1 check ../shared/corpus/real-signed/artsy_artsy-eigen-web-association_aasa-20150915-a.p7m
+check 1 check Tests/Fixtures/corpus/real-signed/artsy_artsy-eigen-web-association_aasa-20150915-a.p7m
 check 1 match "$example" https://example.com/help/faq /account/x http:// --explain --format json
 # Batch mode: worker threads, the certificate and chain caches, ordered output.
 mkdir -p "$work/plain" && cp examples/apple-app-site-association.json "$work/plain/a.json" && cp examples/apple-app-site-association.json "$work/plain/b.json" \
-    && cp ../shared/corpus/real-plain/*.json "$work/plain/" 2>/dev/null || true
+    && cp Tests/Fixtures/corpus/real-plain/*.json "$work/plain/"
 check 0 sign "$work/plain" --out-dir "$work/signed" --key $certs/leaf-rsa.key --cert $certs/leaf-rsa.pem --chain $certs/chain.pem --jobs 2
 cp "$work/garbage" "$work/signed/zz-garbage.p7m"
 check 1 verify "$work/signed" --ca-file $certs/ca-bundle.pem --no-system-roots --jobs 2 --format json

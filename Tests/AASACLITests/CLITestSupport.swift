@@ -1,4 +1,5 @@
 import Foundation
+import AASATestSupport
 import Testing
 
 /// Runs the built `aasa` executable (and the `openssl` CLI) the way a user would, capturing
@@ -10,32 +11,15 @@ import Testing
 enum CLI {
     // MARK: - Paths
 
-    /// The package root: the nearest directory above this file that holds `Package.swift`.
-    static let repoRoot: URL = {
-        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while directory.path != "/" {
-            if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
-                return directory
-            }
-            directory.deleteLastPathComponent()
-        }
-        fatalError("no Package.swift above \(#filePath)")
-    }()
+    /// The package root (AASATestSupport's `Repository`: one rule for every test target).
+    static let repoRoot: URL = Repository.root
 
     /// The test PKI (`certs/README.md`).
-    static let certs = repoRoot.appendingPathComponent("certs")
+    static let certs = Repository.certs
 
-    /// The shared real-world corpus (`/work/shared/corpus`, or `$AASA_CORPUS`).
-    static let corpus = URL(
-        fileURLWithPath: ProcessInfo.processInfo.environment["AASA_CORPUS"] ?? "/work/shared/corpus")
-
-    static var corpusAvailable: Bool {
-        FileManager.default.fileExists(atPath: corpus.appendingPathComponent("real-signed").path)
-    }
-
-    static func cert(_ name: String) -> String { certs.appendingPathComponent(name).path }
-    static func realSigned(_ name: String) -> String { corpus.appendingPathComponent("real-signed/\(name)").path }
-    static func realPlain(_ name: String) -> String { corpus.appendingPathComponent("real-plain/\(name)").path }
+    static func cert(_ name: String) -> String { Repository.cert(name) }
+    static func realSigned(_ name: String) -> String { RealWorldCorpus.signed(name) }
+    static func realPlain(_ name: String) -> String { RealWorldCorpus.plain(name) }
 
     /// The three real signed files of the corpus.
     static let realSignedFiles = [
@@ -44,41 +28,12 @@ enum CLI {
         "Handbid_Handbid-WordPress_aasa-smime-format.p7m",
     ]
 
-    /// The directory SwiftPM put the products in: on Linux the test runner is an executable in
-    /// it (`Bundle.main.bundleURL`), on macOS it is the `.xctest` bundle's parent.
-    static var productsDirectories: [URL] {
-        var found: [URL] = []
-        let bundle = Bundle.main.bundleURL
-        found.append(bundle)
-        found.append(bundle.deletingLastPathComponent())
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            found.append(bundle.bundleURL.deletingLastPathComponent())
-        }
-        let argv0 = ProcessInfo.processInfo.arguments.first.map { URL(fileURLWithPath: $0) }
-        if let argv0 { found.append(argv0.deletingLastPathComponent()) }
-        found.append(repoRoot.appendingPathComponent(".build/debug"))
-        found.append(repoRoot.appendingPathComponent(".build/release"))
-        return found
-    }
-
     /// The `aasa` executable built with the tests. Finding it also restricts the test PKI's
     /// private keys to their owner: git checks files out 0644, and `aasa sign` rightly warns
     /// about a key readable by others (tested on purpose in SignCommandTests).
     static let executable: URL = {
         protectTestKeys()
-        if let override = ProcessInfo.processInfo.environment["AASA_EXECUTABLE"] {
-            return URL(fileURLWithPath: override)
-        }
-        for directory in productsDirectories {
-            let candidate = directory.appendingPathComponent("aasa")
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue,
-                FileManager.default.isExecutableFile(atPath: candidate.path)
-            {
-                return candidate
-            }
-        }
-        fatalError("cannot find the aasa executable in \(productsDirectories.map(\.path))")
+        return Executables.aasa
     }()
 
     /// chmod 600 every *.key and *.p12 file in certs/.
@@ -90,14 +45,7 @@ enum CLI {
     }
 
     /// The `openssl` CLI from PATH.
-    static let opensslExecutable: URL = {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for directory in path.split(separator: ":") {
-            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent("openssl")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        return URL(fileURLWithPath: "/usr/bin/openssl")
-    }()
+    static let opensslExecutable: URL = Executables.openssl
 
     // MARK: - Running
 

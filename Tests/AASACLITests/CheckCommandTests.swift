@@ -242,7 +242,7 @@ struct CheckCommandTests {
 
     // MARK: - Corpus
 
-    @Test("corpus artsy signed file: broken (untrusted), items include legacy-appid and legacy-paths", .enabled(if: CLI.corpusAvailable))
+    @Test("corpus artsy signed file: broken (untrusted), items include legacy-appid and legacy-paths")
     func corpusArtsy() throws {
         let file = CLI.realSigned("artsy_artsy-eigen-web-association_aasa-20150915-a.p7m")
         let result = check([file])

@@ -1,29 +1,30 @@
 import Foundation
 import Testing
+import AASATestSupport
 
 /// `aasa detect` and `aasa inspect`: what a file is and what is inside, without verifying.
 @Suite("aasa detect")
 struct DetectCommandTests {
     /// Every corpus file with the kind its bytes are (the names and extensions are misleading on purpose).
     static var corpusKinds: [(String, String)] {
-        let plain = (try? FileManager.default.contentsOfDirectory(atPath: CLI.corpus.appendingPathComponent("real-plain").path)) ?? []
+        let plain = RealWorldCorpus.plainNames
         return [
             ("real-signed/artsy_artsy-eigen-web-association_aasa-20150915-a.p7m", "pkcs7-der"),
             ("real-signed/artsy_artsy-eigen-web-association_aasa-20150915-b.p7m", "pkcs7-der"),
             ("real-signed/Handbid_Handbid-WordPress_aasa-smime-format.p7m", "pkcs7-smime"),
-        ] + plain.sorted().filter { $0.hasSuffix(".json") }.map { ("real-plain/\($0)", "json") }
+        ] + plain.map { ("real-plain/\($0)", "json") }
     }
 
-    @Test("each corpus file's kind, as text", .enabled(if: CLI.corpusAvailable), arguments: corpusKinds)
+    @Test("each corpus file's kind, as text", arguments: corpusKinds)
     func corpusKind(file: String, kind: String) {
-        let path = CLI.corpus.appendingPathComponent(file).path
+        let path = RealWorldCorpus.folder.appendingPathComponent(file).path
         let result = CLI.run(["detect", path])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdoutText == "\(path): \(kind)\n", "\(result)")
         #expect(result.stderr.isEmpty)
     }
 
-    @Test("the corpus has the expected files", .enabled(if: CLI.corpusAvailable))
+    @Test("the corpus has the expected files")
     func corpusIsComplete() {
         #expect(Self.corpusKinds.count == 23)
     }
@@ -129,7 +130,7 @@ struct DetectCommandTests {
 struct InspectCommandTests {
     static let handbid = "Handbid_Handbid-WordPress_aasa-smime-format.p7m"
 
-    @Test("corpus Handbid file: 2 certificates and CRLF-canonical content", .enabled(if: CLI.corpusAvailable))
+    @Test("corpus Handbid file: 2 certificates and CRLF-canonical content")
     func handbidText() {
         let path = CLI.realSigned(Self.handbid)
         let result = CLI.run(["inspect", path])
@@ -143,7 +144,7 @@ struct InspectCommandTests {
         #expect(text.contains("CN=*.hand.bid"))
     }
 
-    @Test("corpus Handbid file, --format json", .enabled(if: CLI.corpusAvailable))
+    @Test("corpus Handbid file, --format json")
     func handbidJSON() throws {
         let path = CLI.realSigned(Self.handbid)
         let result = CLI.run(["inspect", "--format", "json", path])
@@ -164,7 +165,7 @@ struct InspectCommandTests {
         #expect(content["size"] as? Int == 409)
     }
 
-    @Test("corpus artsy files: SHA-1, leaf first", .enabled(if: CLI.corpusAvailable), arguments: CLI.realSignedFiles.filter { $0.hasPrefix("artsy") })
+    @Test("corpus artsy files: SHA-1, leaf first", arguments: CLI.realSignedFiles.filter { $0.hasPrefix("artsy") })
     func artsyJSON(name: String) throws {
         let result = CLI.run(["inspect", "--format", "json", CLI.realSigned(name)])
         #expect(result.status == 0, "\(result)")

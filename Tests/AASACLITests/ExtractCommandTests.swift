@@ -219,7 +219,7 @@ struct ExtractCommandTests {
         }
     }
 
-    @Test("corpus artsy -a: --no-verify --lf equals its published unsigned source", .enabled(if: CLI.corpusAvailable))
+    @Test("corpus artsy -a: --no-verify --lf equals its published unsigned source")
     func artsyRoundTrip() throws {
         let signed = CLI.realSigned("artsy_artsy-eigen-web-association_aasa-20150915-a.p7m")
         let result = CLI.run(["extract", signed, "--no-verify", "--lf"])
@@ -233,7 +233,7 @@ struct ExtractCommandTests {
         #expect(raw.stdout == openssl.stdout)
     }
 
-    @Test("the real signed files do not extract with verification", .enabled(if: CLI.corpusAvailable), arguments: CLI.realSignedFiles)
+    @Test("the real signed files do not extract with verification", arguments: CLI.realSignedFiles)
     func realSignedFilesRefused(name: String) throws {
         let result = CLI.run(["extract", CLI.realSigned(name)])
         #expect(result.status == 1, "\(result)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AASATestSupport
 
 /// Fixtures shared by the lint, check and match tests.
 enum LintFixture {
@@ -503,16 +504,10 @@ struct LintCommandTests {
 
     // MARK: - Corpus
 
-    @Test("every corpus file lints without a crash, in text, JSON and SARIF", .enabled(if: CLI.corpusAvailable))
+    @Test("every corpus file lints without a crash, in text, JSON and SARIF")
     func corpus() throws {
-        var files: [String] = []
-        for folder in ["real-plain", "real-signed"] {
-            let directory = CLI.corpus.appendingPathComponent(folder)
-            for name in try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() {
-                files.append(directory.appendingPathComponent(name).path)
-            }
-        }
-        #expect(files.count >= 20)
+        let files = RealWorldCorpus.plainNames.map(RealWorldCorpus.plain) + RealWorldCorpus.signedNames.map(RealWorldCorpus.signed)
+        #expect(files.count == RealWorldCorpus.expectedPlainCount + RealWorldCorpus.expectedSignedCount)
         for file in files {
             let result = lint([file])
             #expect([0, 1].contains(result.status), "\(file): \(result)")
@@ -527,7 +522,7 @@ struct LintCommandTests {
         #expect((try json.jsonObject()["files"] as? [Any])?.count == files.count)
     }
 
-    @Test("corpus chayev missingAppID: [missing-appid] error, exit 1", .enabled(if: CLI.corpusAvailable))
+    @Test("corpus chayev missingAppID: [missing-appid] error, exit 1")
     func corpusMissingAppID() {
         let file = CLI.realPlain("chayev_webpage-sandbox_aasa-missingAppID.json")
         let result = lint([file])
@@ -541,7 +536,7 @@ struct LintCommandTests {
         #expect(result.stderr == "2 errors, 2 deprecations in 1 file\n", "\(result)")
     }
 
-    @Test("corpus signed files: [signed-file] first, exit 0", .enabled(if: CLI.corpusAvailable), arguments: CLI.realSignedFiles)
+    @Test("corpus signed files: [signed-file] first, exit 0", arguments: CLI.realSignedFiles)
     func corpusSigned(name: String) {
         let file = CLI.realSigned(name)
         let result = lint([file])

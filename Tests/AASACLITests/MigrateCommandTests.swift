@@ -101,7 +101,6 @@ struct MigrateCommandTests {
         "xuannt91_heroku-demo_aasa-crlf.json",
     ])
     func corpusFile(_ name: String) throws {
-        guard CLI.corpusAvailable else { return }
         let result = CLI.run(["migrate", CLI.realPlain(name)])
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.contains("no app's verdict changed"), "\(result)")

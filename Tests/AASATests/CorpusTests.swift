@@ -1,16 +1,17 @@
-// Real AASA files from public repositories (see ../shared/corpus/README.md): three signed
+// Real AASA files from public repositories (Tests/Fixtures/corpus/README.md): three signed
 // in 2015 with commercial certificates, and twenty plain JSON files.
 import Foundation
 import Testing
 import AASA
+import AASATestSupport
 
 enum Corpus {
     static let artsyA = "artsy_artsy-eigen-web-association_aasa-20150915-a.p7m"
     static let artsyB = "artsy_artsy-eigen-web-association_aasa-20150915-b.p7m"
     static let handbid = "Handbid_Handbid-WordPress_aasa-smime-format.p7m"
 
-    static let signedNames = Paths.fileNames(in: Paths.realSigned)
-    static let plainNames = Paths.fileNames(in: Paths.realPlain)
+    static let signedNames = RealWorldCorpus.signedNames
+    static let plainNames = RealWorldCorpus.plainNames
 
     static func signed(_ name: String) throws -> Data {
         try Data(contentsOf: Paths.realSigned.appendingPathComponent(name))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AASATestSupport
 
 @testable import AASA
 
@@ -66,18 +67,15 @@ struct JSONParserTests {
         #expect(throws: JSONSyntaxError.self) { try JSONParser().parse(Data(tooDeep.utf8)) }
     }
 
-    @Test("every corpus plain file parses", .enabled(if: FileManager.default.fileExists(atPath: JSONParserTests.plainCorpus)))
+    @Test("every corpus plain file parses")
     func parsesCorpus() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: Self.plainCorpus).filter { $0.hasSuffix(".json") }
-        #expect(files.count >= 20)
+        let files = RealWorldCorpus.plainNames
+        #expect(files.count == RealWorldCorpus.expectedPlainCount)
         for file in files {
-            let data = try Data(contentsOf: URL(fileURLWithPath: "\(Self.plainCorpus)/\(file)"))
+            let data = try Data(contentsOf: URL(fileURLWithPath: RealWorldCorpus.plain(file)))
             let body = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data
             let root = try JSONParser().parse(Data(body))
             #expect(root.members != nil, "\(file)")
         }
     }
-
-    static let plainCorpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpus/real-plain").path
 }

@@ -2,6 +2,7 @@
 // string escapes, duplicate keys (the last one kept), and round trips over the real corpus.
 import Foundation
 import Testing
+import AASATestSupport
 
 @testable import AASA
 
@@ -92,7 +93,7 @@ struct JSONWriterTests {
         #expect(!a.isStructurallyEqual(to: try parse(#"{"a": [1.0, "x"]}"#)))
     }
 
-    static var corpusFiles: [String] { Paths.fileNames(in: Paths.realPlain) }
+    static var corpusFiles: [String] { RealWorldCorpus.plainNames }
 
     @Test("every real plain file: pretty and compact output read back as the same JSON", arguments: corpusFiles)
     func corpusRoundTrip(_ name: String) throws {

@@ -1,27 +1,14 @@
-// The linter over the real-world corpus (../shared/corpus, found from this file's path: the
-// package root is three levels up, and shared/ sits beside it).
+// The linter over the real-world corpus (Tests/Fixtures/corpus).
 import Foundation
 import Testing
 
 @testable import AASA
+import AASATestSupport
 
 enum LintCorpus {
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // AASATests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // package root
-    static let corpus = packageRoot.deletingLastPathComponent().appendingPathComponent(
-        "shared/corpus", isDirectory: true)
-    static let plainFolder = corpus.appendingPathComponent("real-plain", isDirectory: true)
-    static let signedFolder = corpus.appendingPathComponent("real-signed", isDirectory: true)
-
-    static func names(in folder: URL) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
-            .filter { !$0.hasPrefix(".") && $0 != "README.md" }.sorted()
-    }
-
-    static let plainNames = names(in: plainFolder)
-    static let signedNames = names(in: signedFolder)
+    static let corpus = RealWorldCorpus.folder
+    static let plainNames = RealWorldCorpus.plainNames
+    static let signedNames = RealWorldCorpus.signedNames
     /// Every file, as "real-plain/NAME" or "real-signed/NAME".
     static let allFiles = plainNames.map { "real-plain/\($0)" } + signedNames.map { "real-signed/\($0)" }
 

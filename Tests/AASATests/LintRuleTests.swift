@@ -3,6 +3,7 @@
 // table covers every rule of RuleCatalogue, so a new rule cannot ship without a case.
 import Foundation
 import Testing
+import AASATestSupport
 
 @testable import AASA
 
@@ -812,10 +813,12 @@ struct LintRuleTests {
 @Suite("Lint: docs/rules.md")
 struct LintRulesDocTests {
     static let text: String = {
-        let url = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("docs/rules.md")
-        return (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+        let url = Repository.root.appendingPathComponent("docs/rules.md")
+        do {
+            return try String(contentsOf: url, encoding: .utf8)
+        } catch {
+            fatalError("docs/rules.md cannot be read: \(error)")
+        }
     }()
 
     @Test("one section per rule, in catalogue order, with the catalogue severity")

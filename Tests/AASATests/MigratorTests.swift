@@ -3,6 +3,7 @@
 // every real plain file of the corpus migrated with the proof.
 import Foundation
 import Testing
+import AASATestSupport
 
 @testable import AASA
 
@@ -231,7 +232,7 @@ struct MigratorTests {
         #expect(!kept.notes.contains { $0.message.contains("no universal link opens") })
     }
 
-    static var corpusFiles: [String] { Paths.fileNames(in: Paths.realPlain) }
+    static var corpusFiles: [String] { RealWorldCorpus.plainNames }
 
     @Test("every real plain file migrates with the proof passing (or needs nothing)", arguments: corpusFiles)
     func corpus(_ name: String) throws {

@@ -2,6 +2,7 @@
 // absent and empty, variables, the cap, and a stable order.
 import Foundation
 import Testing
+import AASATestSupport
 
 @testable import AASA
 
@@ -110,13 +111,20 @@ struct ProbeURLGeneratorTests {
 
     @Test("every probe of the real corpus is a URL the matcher can read")
     func corpusProbesParse() throws {
-        for name in Paths.fileNames(in: Paths.realPlain) {
+        var documents = 0
+        var probes = 0
+        for name in RealWorldCorpus.plainNames {
             let data = try Data(contentsOf: Paths.realPlain.appendingPathComponent(name))
-            guard let document = try? AASADocument(json: data) else { continue }
+            let document = try AASADocument(json: data)
+            documents += 1
             let matcher = URLMatcher(document: document)
             for url in ProbeURLGenerator().probes(for: [document]).urls {
+                probes += 1
                 #expect(matcher.evaluate(url).error == nil, "\(name): \(url)")
             }
         }
+        // Every file of the corpus is a document, and together they yield probes to check.
+        #expect(documents == RealWorldCorpus.expectedPlainCount)
+        #expect(probes > 100, "only \(probes) probe URLs over the corpus")
     }
 }

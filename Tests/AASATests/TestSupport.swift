@@ -7,29 +7,26 @@
 import Foundation
 import Testing
 import AASA
+import AASATestSupport
 
 // MARK: - Paths
 
-/// Locations of the fixtures, found from this file's path (Tests/AASATests/TestSupport.swift).
+/// Locations of the fixtures (AASATestSupport's `Repository` and `Corpus`: one rule for every
+/// test target).
 enum Paths {
     /// The package root (the folder holding Package.swift).
-    static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // AASATests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // package root
+    static let repositoryRoot: URL = Repository.root
 
     /// certs/: the generated test PKI.
-    static let certs = repositoryRoot.appendingPathComponent("certs", isDirectory: true)
+    static let certs = Repository.certs
 
-    /// ../shared/corpus: real AASA files copied from public repositories.
-    static let corpus = repositoryRoot.deletingLastPathComponent()
-        .appendingPathComponent("shared", isDirectory: true)
-        .appendingPathComponent("corpus", isDirectory: true)
-    static let realSigned = corpus.appendingPathComponent("real-signed", isDirectory: true)
-    static let realPlain = corpus.appendingPathComponent("real-plain", isDirectory: true)
+    /// Tests/Fixtures/corpus: real AASA files copied from public repositories (its README.md).
+    static let corpus = RealWorldCorpus.folder
+    static let realSigned = RealWorldCorpus.signedFolder
+    static let realPlain = RealWorldCorpus.plainFolder
 
     /// The path of a file in certs/.
-    static func cert(_ name: String) -> String { certs.appendingPathComponent(name).path }
+    static func cert(_ name: String) -> String { Repository.cert(name) }
 
     /// The names of the regular files in a folder, sorted.
     static func fileNames(in folder: URL) -> [String] {
@@ -94,14 +91,7 @@ struct CommandResult {
 
 enum OpenSSL {
     /// The `openssl` executable on PATH.
-    static let executable: String = {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for folder in path.split(separator: ":") {
-            let candidate = "\(folder)/openssl"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return "/usr/bin/openssl"
-    }()
+    static let executable: String = Executables.openssl.path
 
     /// Runs `openssl arguments…` in `directory`. stdout and stderr go to files there (so a
     /// large output cannot block on a full pipe); stdin is `stdin` or empty.
@@ -330,8 +320,12 @@ enum Inputs {
     ]
 
     /// Every real plain AASA file of the corpus.
-    static let corpusPlain: [NamedInput] = Paths.fileNames(in: Paths.realPlain).map { name in
-        NamedInput("corpus \(name)", (try? Data(contentsOf: Paths.realPlain.appendingPathComponent(name))) ?? Data())
+    static let corpusPlain: [NamedInput] = RealWorldCorpus.plainNames.map { name in
+        // A file that cannot be read stops the run: an empty input would test nothing.
+        guard let data = FileManager.default.contents(atPath: RealWorldCorpus.plain(name)) else {
+            fatalError("cannot read corpus file \(name)")
+        }
+        return NamedInput("corpus \(name)", data)
     }
 
     static let all: [NamedInput] = synthetic + corpusPlain

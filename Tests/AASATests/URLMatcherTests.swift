@@ -1,7 +1,8 @@
 // The universal-link matcher: every rule of docs/matching.md, as tables of pattern, URL and
-// verdict, plus real files from the shared corpus with verdicts derived by hand.
+// verdict, plus real files from the corpus (Tests/Fixtures/corpus) with verdicts derived by hand.
 import Foundation
 import Testing
+import AASATestSupport
 
 @testable import AASA
 
@@ -48,11 +49,8 @@ private enum Doc {
     }
 }
 
-/// ../shared/corpus/real-plain, found from this file: Tests/AASATests/ → package root → its parent.
-private let realPlain = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
-    .appendingPathComponent("shared/corpus/real-plain", isDirectory: true)
+/// Tests/Fixtures/corpus/real-plain.
+private let realPlain = RealWorldCorpus.plainFolder
 
 @Suite("URLMatcher")
 struct URLMatcherTests {

@@ -1,49 +1,19 @@
 import Foundation
+import AASATestSupport
 import Testing
 
 /// Where the package's files are, found through `#filePath`.
 enum TestPaths {
-    /// The package root: the nearest directory above this file that holds `Package.swift`.
-    static let repoRoot: URL = {
-        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while directory.path != "/" {
-            if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
-                return directory
-            }
-            directory.deleteLastPathComponent()
-        }
-        fatalError("no Package.swift above \(#filePath)")
-    }()
+    /// The package root (AASATestSupport's `Repository`).
+    static let repoRoot: URL = Repository.root
 
     /// The test PKI (certs/README.md).
-    static let certs = repoRoot.appendingPathComponent("certs")
+    static let certs = Repository.certs
 
-    static func cert(_ name: String) -> String { certs.appendingPathComponent(name).path }
+    static func cert(_ name: String) -> String { Repository.cert(name) }
 
-    /// The `aasa` executable built with the tests (`$AASA_EXECUTABLE` overrides).
-    static let aasa: URL = {
-        if let override = ProcessInfo.processInfo.environment["AASA_EXECUTABLE"] {
-            return URL(fileURLWithPath: override)
-        }
-        var candidates = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            candidates.append(bundle.bundleURL.deletingLastPathComponent())
-        }
-        if let argv0 = ProcessInfo.processInfo.arguments.first {
-            candidates.append(URL(fileURLWithPath: argv0).deletingLastPathComponent())
-        }
-        candidates.append(repoRoot.appendingPathComponent(".build/debug"))
-        for directory in candidates {
-            let candidate = directory.appendingPathComponent("aasa")
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue,
-                FileManager.default.isExecutableFile(atPath: candidate.path)
-            {
-                return candidate
-            }
-        }
-        fatalError("cannot find the aasa executable in \(candidates.map(\.path))")
-    }()
+    /// The `aasa` executable under test (`$AASA_EXECUTABLE` overrides, as for every target).
+    static let aasa: URL = Executables.aasa
 }
 
 /// Runs a program with stdout and stderr captured in files (no pipe can fill up), stdin from
