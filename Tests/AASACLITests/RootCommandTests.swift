@@ -1,16 +1,37 @@
 import Foundation
 import Testing
+import AASATestSupport
 
 /// The root command: version, help, and argument-parser's usage errors.
 @Suite("aasa (root)")
 struct RootCommandTests {
-    @Test("--version prints the version and exits 0")
-    func version() {
+    @Test("--version: the tool's semantic version, then the OpenSSL it runs with and was built against")
+    func version() throws {
         let result = CLI.run(["--version"])
         #expect(result.status == 0, "\(result)")
-        let version = result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        let lines = result.stdoutText.split(separator: "\n").map(String.init)
+        try #require(lines.count == 2, "\(result)")
+        #expect(lines[0].hasPrefix("aasa "), "\(lines[0])")
+        let version = lines[0].dropFirst("aasa ".count)
         #expect(version.split(separator: ".").count == 3, "not a semantic version: \(version)")
         #expect(version.allSatisfy { $0.isNumber || $0 == "." })
+        // The second line names both OpenSSL versions; the run-time one is the library the
+        // system's `openssl` CLI reports (both come from Debian's libssl3 / libssl-dev).
+        #expect(lines[1].hasPrefix("OpenSSL 3."), "\(lines[1])")
+        #expect(lines[1].contains(" (running), built against OpenSSL 3."), "\(lines[1])")
+        let openssl = CLI.openssl(["version"])
+        let library = try #require(openssl.stdoutText.range(of: "(Library: OpenSSL ")).upperBound
+        let number = openssl.stdoutText[library...].prefix { $0 != " " }
+        #expect(lines[1].hasPrefix("OpenSSL \(number) "), "runtime \(lines[1]) vs openssl's library \(number)")
+    }
+
+    @Test("the version on --version is the newest release in CHANGELOG.md")
+    func versionMatchesChangelog() throws {
+        let result = CLI.run(["--version"])
+        let first = try #require(result.stdoutText.split(separator: "\n").first)
+        let changelog = try String(contentsOf: Repository.root.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        let released = try #require(changelog.split(separator: "\n").first { $0.hasPrefix("## [") && !$0.hasPrefix("## [Unreleased]") })
+        #expect(released.hasPrefix("## [\(first.dropFirst("aasa ".count))]"), "\(released) vs \(first)")
     }
 
     /// A root with subcommands and no `run()` prints its help for no arguments: argument-parser's

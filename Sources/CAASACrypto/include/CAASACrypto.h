@@ -356,6 +356,14 @@ caasa_status caasa_verify_chain(const caasa_trust *trust, const caasa_certs *lea
 /// Frees what a `caasa_chain_result` holds and zeroes it.
 void caasa_chain_result_clear(caasa_chain_result *result);
 
+// MARK: - Version
+
+/// The version of the OpenSSL library loaded at run time, e.g. "OpenSSL 3.0.17 1 Jul 2025".
+const char *caasa_openssl_version_runtime(void);
+
+/// The version of the OpenSSL headers this module was compiled against.
+const char *caasa_openssl_version_built(void);
+
 #ifdef __cplusplus
 }
 #endif
