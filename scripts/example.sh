@@ -5,7 +5,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh
-swift build --product aasa >/dev/null
+# SwiftPM prints its progress; the first build compiles the dependencies too (about 5 minutes
+# on 2 cores), later ones take seconds.
+echo "example: building aasa (the first build takes several minutes: it compiles SwiftNIO too)" >&2
+swift build --product aasa >&2
 aasa=$(swift build --show-bin-path)/aasa
 example=examples/apple-app-site-association.p7m
 trust=(--ca-file certs/ca-bundle.pem --no-system-roots)

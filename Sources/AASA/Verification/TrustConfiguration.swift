@@ -2,8 +2,9 @@ import Foundation
 
 /// Where trust comes from when checking a signer's certificate chain.
 public struct TrustConfiguration: Sendable {
-    /// Include the system's trust anchors (OpenSSL's default file and directory; honours
-    /// `SSL_CERT_FILE` and `SSL_CERT_DIR`).
+    /// Include the system's trust anchors: looked up by subject hash in OpenSSL's certificate
+    /// directory (`SSL_CERT_DIR`, default /etc/ssl/certs on Debian) when a chain needs them; the
+    /// bundle file is loaded when `SSL_CERT_FILE` is set or there is no hash directory.
     public var useSystemRoots: Bool
     /// PEM or DER files whose certificates are trust anchors (`--ca-file`).
     public var anchorFiles: [String]

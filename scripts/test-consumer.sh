@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Proves the "add the dependency" snippet of docs/library.md: a new package in an empty
+# directory depends on this repository by URL (file://, branch main, as the snippet says),
+# builds, and its program detects and verifies the bundled example through the AASA library.
+# Only the library and its C module are built: the consumer names no other product.
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+scripts_dir="$repo/scripts"
+"$scripts_dir/ensure-deps.sh"
+branch="$(git -C "$repo" rev-parse --abbrev-ref HEAD)"
+if [ "$branch" != main ]; then
+    echo "test-consumer: the snippet names branch main; this checkout is on '$branch'" >&2
+    exit 1
+fi
+work="$(mktemp -d "${TMPDIR:-/tmp}/aasa-consumer.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+# A bare clone named aasa.git: its URL ends as the snippet's does (the package identity is the
+# URL's last component), and it holds only what is committed.
+git clone --quiet --bare "$repo" "$work/aasa.git"
+mkdir -p "$work/MyTool/Sources/MyTool"
+cat > "$work/MyTool/Package.swift" <<SWIFT
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "MyTool",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(url: "file://$work/aasa.git", branch: "main"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "MyTool",
+            dependencies: [.product(name: "AASA", package: "aasa")]
+        ),
+    ]
+)
+SWIFT
+cat > "$work/MyTool/Sources/MyTool/main.swift" <<'SWIFT'
+import AASA
+import Foundation
+
+let arguments = CommandLine.arguments
+let bytes = try Data(contentsOf: URL(fileURLWithPath: arguments[1]))
+let detection = FileKindDetector.detect(bytes)
+let trust = try TrustStore(TrustConfiguration(useSystemRoots: false, anchorFiles: [arguments[2]]))
+let result = try Verifier(trust: trust).verify(bytes)
+print(detection.kind.rawValue, result.verdict.code)
+SWIFT
+echo "test-consumer: building a package that depends on the AASA library (file://$work/aasa.git, branch main)" >&2
+log="$work/build.log"
+if ! swift build --package-path "$work/MyTool" > "$log" 2>&1; then
+    cat "$log" >&2
+    echo "consumer: 0 passed, 1 failed"
+    exit 1
+fi
+output="$("$(swift build --package-path "$work/MyTool" --show-bin-path)/MyTool" \
+    "$repo/examples/apple-app-site-association.p7m" "$repo/certs/ca-bundle.pem")"
+if [ "$output" = "pkcs7-der valid" ]; then
+    echo "consumer: 1 passed, 0 failed"
+else
+    echo "test-consumer: expected 'pkcs7-der valid', got '$output'" >&2
+    echo "consumer: 0 passed, 1 failed"
+    exit 1
+fi
