@@ -18,10 +18,13 @@ int caasa_error_pop(caasa_error_entry *out) {
         snprintf(reason_buf, sizeof reason_buf, "reason(%d)", ERR_GET_REASON(code));
         reason = reason_buf;
     }
+    out->from_caasa = ERR_GET_LIB(code) == ERR_LIB_USER;
     if (data != NULL && (flags & ERR_TXT_STRING) && data[0] != '\0') {
         snprintf(out->text, sizeof out->text, "%s: %s (%s)", lib ? lib : "OpenSSL", reason, data);
+        caasa_copy_string(out->detail, sizeof out->detail, data);
     } else {
         snprintf(out->text, sizeof out->text, "%s: %s", lib ? lib : "OpenSSL", reason);
+        out->detail[0] = '\0';
     }
     return 1;
 }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include <openssl/bio.h>
+#include <openssl/cms.h>
 #include <openssl/crypto.h>
 #include <openssl/decoder.h>
 #include <openssl/err.h>

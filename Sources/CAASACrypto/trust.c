@@ -158,6 +158,26 @@ caasa_status caasa_verify_chain(const caasa_trust *trust, const caasa_certs *lea
     STACK_OF(X509) *chain = X509_STORE_CTX_get1_chain(ctx);
     if (chain != NULL) out->chain = (caasa_certs *)chain;
     X509 *failing = verified == 1 ? NULL : X509_STORE_CTX_get_current_cert(ctx);
+    if (verified == 1 && chain != NULL) {
+        // The verification policy on the chain as built, then the signer's keyUsage.
+        if (caasa_policy_check_chain(out->chain, params->allow_weak, &out->policy)) {
+            out->failure = CAASA_CHAIN_WEAK_ALGORITHM;
+            for (int i = 0; i < out->policy.count; i++) {
+                if (!out->policy.findings[i].refused) continue;
+                out->error_depth = out->policy.findings[i].depth;
+                break;
+            }
+            failing = sk_X509_value(chain, out->error_depth);
+            caasa_copy_string(out->error_string, sizeof out->error_string, "refused by the verification policy");
+        } else if (params->require_digital_signature && (X509_get_extension_flags(cert) & EXFLAG_KUSAGE) != 0
+                   && (X509_get_key_usage(cert) & KU_DIGITAL_SIGNATURE) == 0) {
+            out->failure = CAASA_CHAIN_KEY_USAGE;
+            out->key_usage = (unsigned int)X509_get_key_usage(cert);
+            out->error_depth = 0;
+            failing = cert;
+            caasa_copy_string(out->error_string, sizeof out->error_string, "keyUsage does not allow digitalSignature");
+        }
+    }
     if (failing != NULL) {
         STACK_OF(X509) *one = sk_X509_new_null();
         if (one != NULL && X509_add_cert(one, failing, X509_ADD_FLAG_UP_REF)) {

@@ -4,9 +4,10 @@ public enum FileKind: String, Sendable, Codable, CaseIterable {
     case pkcs7DER = "pkcs7-der"
     /// PKCS#7 SignedData in PEM armour.
     case pkcs7PEM = "pkcs7-pem"
-    /// PKCS#7 SignedData in an S/MIME message (application/pkcs7-mime or x-pkcs7-mime).
+    /// PKCS#7 SignedData in an S/MIME message (application/pkcs7-mime or x-pkcs7-mime, or
+    /// multipart/signed with the content as its first part).
     case pkcs7SMIME = "pkcs7-smime"
-    /// PKCS#7 that is not SignedData (enveloped, digested, bare data, …).
+    /// PKCS#7 or CMS that is not SignedData (enveloped, digested, bare data, compressed, …).
     case pkcs7Other = "pkcs7-other"
     /// JSON text in UTF-8, with or without a byte-order mark: a plain AASA file.
     case json
@@ -27,6 +28,9 @@ public struct Detection: Sendable {
     public let hasByteOrderMark: Bool
     /// Set when the bytes announce PKCS#7 in this encoding but do not parse: a damaged signed file.
     public let damagedPKCS7Encoding: PKCS7Encoding?
+    /// Set (with why) when the bytes are valid CMS that PKCS#7 v1.5 cannot represent, such as a
+    /// signer identified by subjectKeyIdentifier: not damaged, but not supported.
+    public var unsupportedCMS: String? = nil
     /// The parsed message, for the `pkcs7-*` kinds.
     public let message: SignedData?
 }

@@ -38,11 +38,19 @@ public enum FileKindDetector {
                 }
                 let kind: FileKind = encoding == .der ? .pkcs7DER : encoding == .pem ? .pkcs7PEM : .pkcs7SMIME
                 var notes: [String] = []
-                if !message.hasContent { notes.append("detached signature: no embedded content") }
+                if !message.hasContent {
+                    notes.append("detached signature: no embedded content")
+                } else if message.encapsulatedContentType != "pkcs7-data" {
+                    notes.append("the signed content is \(message.encapsulatedContentDescription), not data")
+                }
                 if message.signerInfos.isEmpty { notes.append("no signer (certificates only)") }
                 return Detection(
                     kind: kind, detail: notes.isEmpty ? nil : notes.joined(separator: "; "), hasBOM: false,
                     message: message)
+            } catch let error as AASAError where error.code == .unsupportedCMS {
+                var detection = Detection(kind: .unknown, detail: error.message, hasBOM: false)
+                detection.unsupportedCMS = error.message
+                return detection
             } catch let error as AASAError {
                 return Detection(
                     kind: .unknown, detail: "damaged PKCS#7 \(encoding.rawValue.uppercased()): \(error.message)",
@@ -72,8 +80,10 @@ public enum FileKindDetector {
     }
 
     /// DER/BER: SEQUENCE (any length form) then the OID 1.2.840.113549.1.7.x (a PKCS#7 content
-    /// type). A file cut short inside that header (at least the SEQUENCE header and the OID tag)
-    /// still counts, so that a truncated signed file is reported as damaged PKCS#7.
+    /// type) or 1.2.840.113549.1.9.16.1.x (a CMS content type: compressed, authenticated, …), as
+    /// PEM's `CMS` label accepts. A file cut short inside that header (at least the SEQUENCE
+    /// header and the OID tag) still counts, so that a truncated signed file is reported as
+    /// damaged PKCS#7.
     static func looksLikePKCS7DER(_ data: Data) -> Bool {
         let bytes = [UInt8](data.prefix(24))
         guard bytes.count >= 4, bytes[0] == 0x30 else { return false }
@@ -84,9 +94,12 @@ public enum FileKindDetector {
         default: return false
         }
         let pkcs7Prefix: [UInt8] = [0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07]
+        let cmsPrefix: [UInt8] = [0x06, 0x0B, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x09, 0x10, 0x01]
         guard bytes.count > index else { return false }
-        let available = bytes[index...].prefix(pkcs7Prefix.count)
-        return Array(available) == Array(pkcs7Prefix.prefix(available.count))
+        return [pkcs7Prefix, cmsPrefix].contains { prefix in
+            let available = bytes[index...].prefix(prefix.count)
+            return Array(available) == Array(prefix.prefix(available.count))
+        }
     }
 
     private static func detectText(_ data: Data, hasBOM: Bool, parser: JSONParser, json: inout JSONNode?) -> Detection {

@@ -15,6 +15,7 @@ public struct AASAError: Error, Hashable, Sendable, CustomStringConvertible {
             case unreadablePKCS12, incompletePKCS12, keyMismatch, unknownDigest, signingFailed
             case encodingFailed, malformedMessage, notSignedData, noContent, trustStoreFailed
             case invalidArgument, outOfMemory, unreadableFile, writeFailed, inputTooLarge, internalError
+            case unsupportedCMS
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
@@ -43,6 +44,8 @@ public struct AASAError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let encodingFailed = Code(.encodingFailed)
         /// Bytes that claim to be PKCS#7 but do not parse.
         public static let malformedMessage = Code(.malformedMessage)
+        /// Valid CMS that PKCS#7 v1.5 cannot represent (a signer identified by subjectKeyIdentifier).
+        public static let unsupportedCMS = Code(.unsupportedCMS)
         /// PKCS#7 that is not SignedData.
         public static let notSignedData = Code(.notSignedData)
         /// SignedData without embedded content (a detached signature).
@@ -103,7 +106,8 @@ extension AASAError {
     /// An error for a failed C call: `reason` in words, plus whatever OpenSSL left on its queue.
     @inline(never)
     static func fromStatus(
-        _ status: caasa_status, _ reason: String, file: String = #fileID, line: UInt = #line
+        _ status: caasa_status, _ reason: String, openSSLErrors: [OpenSSLErrorEntry]? = nil, file: String = #fileID,
+        line: UInt = #line
     ) -> AASAError {
         let code: Code
         switch status {
@@ -120,14 +124,17 @@ extension AASAError {
         case .CAASA_ERR_UNKNOWN_DIGEST: code = .unknownDigest
         case .CAASA_ERR_SIGN: code = .signingFailed
         case .CAASA_ERR_ENCODE: code = .encodingFailed
-        case .CAASA_ERR_PKCS7_DECODE, .CAASA_ERR_TRAILING_DATA, .CAASA_ERR_NO_SIGNERS: code = .malformedMessage
+        case .CAASA_ERR_PKCS7_DECODE, .CAASA_ERR_TRAILING_DATA, .CAASA_ERR_NO_SIGNERS, .CAASA_ERR_MISSING_CONTENT_FIELD,
+            .CAASA_ERR_SIGNED_ATTRIBUTES:
+            code = .malformedMessage
+        case .CAASA_ERR_UNSUPPORTED_CMS: code = .unsupportedCMS
         case .CAASA_ERR_NOT_SIGNED_DATA: code = .notSignedData
         case .CAASA_ERR_NO_CONTENT: code = .noContent
         case .CAASA_ERR_SIGNER_NOT_FOUND, .CAASA_ERR_CONTENT_DIGEST_MISMATCH, .CAASA_ERR_BAD_SIGNATURE,
-            .CAASA_ERR_VERIFY:
+            .CAASA_ERR_VERIFY, .CAASA_ERR_UNSUPPORTED_ALGORITHM, .CAASA_ERR_WEAK_ALGORITHM:
             code = .internalError
         case .CAASA_ERR_TRUST_LOAD: code = .trustStoreFailed
         }
-        return AASAError(code, reason, openSSLErrors: OpenSSLErrorQueue.drain(), file: file, line: line)
+        return AASAError(code, reason, openSSLErrors: openSSLErrors ?? OpenSSLErrorQueue.drain(), file: file, line: line)
     }
 }

@@ -10,6 +10,8 @@ public struct OpenSSLErrorEntry: Hashable, Sendable, CustomStringConvertible {
     public let reason: Int32
     /// OpenSSL's text: "library: reason (extra data)".
     public let text: String
+    /// The C module's own explanation (a sentence for the user), when it raised this entry.
+    public let explanation: String?
 
     public var description: String { text }
 }
@@ -24,9 +26,17 @@ enum OpenSSLErrorQueue {
             entries.append(
                 OpenSSLErrorEntry(
                     code: entry.code, library: entry.library, reason: entry.reason,
-                    text: String(fixedCString: entry.text)))
+                    text: String(fixedCString: entry.text),
+                    explanation: entry.from_caasa != 0 ? String(fixedCString: entry.detail) : nil))
         }
         return entries
+    }
+
+    /// The C module's explanation on the queue (the last one), or OpenSSL's last line; the queue
+    /// is empty afterwards.
+    static func drainExplanation() -> String? {
+        let entries = drain()
+        return entries.last(where: { $0.explanation?.isEmpty == false })?.explanation ?? entries.last?.text
     }
 }
 

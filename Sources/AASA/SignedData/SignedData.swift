@@ -17,7 +17,10 @@ public final class SignedData: Sendable {
     public let isSignedData: Bool
     /// SignedData: the encapsulated content type ("pkcs7-data" for an AASA file).
     public let encapsulatedContentType: String
-    /// SignedData: whether the content is embedded (false for a detached signature).
+    /// SignedData: the encapsulated content type as a dotted OID ("1.2.840.113549.1.7.1").
+    public let encapsulatedContentTypeOID: String
+    /// SignedData: whether the content is embedded, of whatever type (false for a detached
+    /// signature). A multipart/signed S/MIME message's first part counts as embedded.
     public let hasContent: Bool
     /// SignedData: one entry per SignerInfo.
     public let signerInfos: [SignerInfo]
@@ -41,12 +44,21 @@ public final class SignedData: Sendable {
         var message: OpaquePointer?
         let status = data.withCBytes { caasa_pkcs7_parse_cached($0, $1, encoding.cValue, cache?.parsed.pointer, &message) }
         guard status == .CAASA_OK, let message else {
+            let entries = OpenSSLErrorQueue.drain()
+            let explanation = entries.last(where: { $0.explanation?.isEmpty == false })?.explanation
             let reason: String
             switch status {
-            case .CAASA_ERR_TRAILING_DATA: reason = "unexpected bytes after the PKCS#7 structure"
-            default: reason = "not a readable PKCS#7 \(encoding.rawValue.uppercased()) structure (truncated or corrupt)"
+            case .CAASA_ERR_TRAILING_DATA where encoding == .der: reason = "unexpected bytes after the PKCS#7 structure"
+            case .CAASA_ERR_TRAILING_DATA:
+                reason = "unexpected data after the message: \(explanation ?? "trailing bytes")"
+            case .CAASA_ERR_UNSUPPORTED_CMS, .CAASA_ERR_MISSING_CONTENT_FIELD:
+                reason = explanation ?? "not a readable PKCS#7 structure"
+            default:
+                let why = explanation.map { ": \($0)" } ?? " (truncated or corrupt)"
+                reason = "not a readable PKCS#7 \(encoding.rawValue.uppercased()) structure\(why)"
             }
-            throw AASAError.fromStatus(status, reason)
+            // The module's own explanation is in the reason already.
+            throw AASAError.fromStatus(status, reason, openSSLErrors: entries.filter { $0.explanation == nil })
         }
         pointer = message
         self.encoding = encoding
@@ -61,6 +73,7 @@ public final class SignedData: Sendable {
         contentInfoType = String(fixedCString: summary.type)
         isSignedData = summary.is_signed_data != 0
         encapsulatedContentType = String(fixedCString: summary.content_type)
+        encapsulatedContentTypeOID = String(fixedCString: summary.content_type_oid)
         hasContent = summary.has_content != 0
         signerInfos = (0..<Int(summary.signer_count)).compactMap { index in
             var signer = caasa_signer_summary()
@@ -104,9 +117,37 @@ public final class SignedData: Sendable {
         var buffer = caasa_buffer()
         let status = caasa_pkcs7_content(pointer, &buffer)
         guard status == .CAASA_OK else {
-            throw AASAError.fromStatus(
-                status, status == .CAASA_ERR_NO_CONTENT ? "detached signature: the content is not embedded" : "not SignedData")
+            let reason: String
+            switch status {
+            case .CAASA_ERR_NO_CONTENT where hasContent:
+                reason = "the signed content is \(encapsulatedContentDescription), not data"
+            case .CAASA_ERR_NO_CONTENT: reason = "detached signature: the content is not embedded"
+            default: reason = "not SignedData"
+            }
+            throw AASAError.fromStatus(status, reason)
         }
         return Data(consuming: &buffer)
+    }
+}
+
+extension SignedData {
+    /// Encapsulated content types met in the wild that OpenSSL has no name for.
+    static let knownContentTypes: [String: String] = [
+        "1.3.6.1.4.1.311.2.1.4": "Microsoft Authenticode code-signing data (SpcIndirectDataContent)",
+        "1.3.6.1.4.1.311.10.1": "a Microsoft catalog (certificate trust list)",
+        "1.2.840.113549.1.9.16.1.4": "an RFC 3161 time-stamp token (TSTInfo)",
+    ]
+
+    /// The encapsulated content type for a user: "DigestedData (pkcs7-digestData,
+    /// 1.2.840.113549.1.7.5)", "Microsoft Authenticode … (1.3.6.1.4.1.311.2.1.4)".
+    public var encapsulatedContentDescription: String {
+        let oid = encapsulatedContentTypeOID
+        if let known = Self.knownContentTypes[oid] { return "\(known) (\(oid))" }
+        if encapsulatedContentType.isEmpty || encapsulatedContentType == oid { return "of type \(oid)" }
+        let plain = [
+            "pkcs7-digestData": "DigestedData", "pkcs7-signedData": "SignedData", "pkcs7-envelopedData": "EnvelopedData",
+            "pkcs7-encryptedData": "EncryptedData", "pkcs7-signedAndEnvelopedData": "SignedAndEnvelopedData",
+        ][encapsulatedContentType]
+        return "\(plain ?? encapsulatedContentType) (\(encapsulatedContentType), \(oid))"
     }
 }

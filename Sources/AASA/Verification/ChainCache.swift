@@ -19,9 +19,11 @@ internal import CAASACrypto
 ///   ``VerificationOptions/intermediates``), in order;
 /// - the ``TrustStore`` object (the cache keeps it alive, so its identity cannot be reused);
 /// - ``VerificationOptions/purpose``, the check time in whole seconds,
-///   ``VerificationOptions/hostname`` and ``VerificationOptions/allowPartialChain``.
+///   ``VerificationOptions/hostname``, ``VerificationOptions/allowPartialChain`` and
+///   ``VerificationOptions/allowWeakCrypto``.
 ///
-/// The value is the verdict of the chain check and the chain as built. The expiry horizon
+/// The value is the verdict of the chain check (the verification policy's included), its
+/// warnings and the chain as built. The expiry horizon
 /// (``VerificationOptions/minimumDaysValid``) is evaluated from that chain on every file, and
 /// the signature over each file's content is always checked: a cache hit skips only the chain.
 ///
@@ -41,12 +43,15 @@ public final class ChainCache: @unchecked Sendable {
         var time: Int64
         var hostname: String?
         var allowPartialChain: Bool
+        var allowWeakCrypto: Bool
     }
 
     /// What one chain check found.
     struct Entry {
         var failure: VerificationVerdict?
         var chain: [CertificateInfo]
+        /// The verification policy's warnings on the chain.
+        var warnings: [PolicyFinding]
         /// Keeps the trust store (and so its `ObjectIdentifier` in the key) alive.
         var trust: TrustStore
     }

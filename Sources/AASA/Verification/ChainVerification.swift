@@ -11,6 +11,9 @@ public struct ChainVerificationResult: Sendable {
     /// The chain as OpenSSL built it, leaf first (also when it failed; empty when it could not
     /// be started).
     public let chain: [CertificateInfo]
+    /// What the verification policy accepted with a warning (SHA-1 signatures, RSA or DSA keys
+    /// under 2,048 bits, anything weak allowed by ``VerificationOptions/allowWeakCrypto``).
+    public var warnings: [PolicyFinding] = []
 
     /// Whether the chain is valid.
     public var isValid: Bool { verdict.isValid }
@@ -38,17 +41,21 @@ extension Verifier {
         } catch {
             return ChainVerificationResult(verdict: .malformed("\(error)"), checkedAt: checkedAt, chain: [])
         }
-        let check = checkChain(of: leafStack, index: 0, untrusted: untrusted, at: checkedAt)
+        // A TLS server's certificate may allow keyEncipherment only: no keyUsage requirement here.
+        let check = checkChain(
+            of: leafStack, index: 0, untrusted: untrusted, at: checkedAt, requireDigitalSignature: false)
         if let failure = check.failure {
-            return ChainVerificationResult(verdict: failure, checkedAt: checkedAt, chain: check.chain)
+            return ChainVerificationResult(
+                verdict: failure, checkedAt: checkedAt, chain: check.chain, warnings: check.warnings)
         }
         if let days = options.minimumDaysValid,
             let soonest = check.chain.min(by: { $0.notAfter < $1.notAfter }),
             soonest.notAfter.timeIntervalSince(checkedAt) < TimeInterval(days) * 86_400
         {
             return ChainVerificationResult(
-                verdict: .expiringSoon(days: days, certificate: soonest), checkedAt: checkedAt, chain: check.chain)
+                verdict: .expiringSoon(days: days, certificate: soonest), checkedAt: checkedAt, chain: check.chain,
+                warnings: check.warnings)
         }
-        return ChainVerificationResult(verdict: .valid, checkedAt: checkedAt, chain: check.chain)
+        return ChainVerificationResult(verdict: .valid, checkedAt: checkedAt, chain: check.chain, warnings: check.warnings)
     }
 }

@@ -36,6 +36,9 @@ public struct VerificationOptions: Sendable {
     public var intermediates: [X509Certificate]
     /// The certificate count (and JSON depth) allowed when the file is detected.
     public var limits: InputLimits
+    /// Forensic work only (`--allow-weak-crypto`): what the verification policy refuses (MD2,
+    /// MD4, MD5, RSA or DSA keys under 1,024 bits) becomes a warning. Never the default.
+    public var allowWeakCrypto: Bool = false
 
     public init(
         purpose: CertificatePurpose = .sslServer, time: Date? = nil, hostname: String? = nil,

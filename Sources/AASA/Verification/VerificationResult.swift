@@ -16,6 +16,10 @@ public struct VerificationResult: Sendable {
     public let chain: [CertificateInfo]
     /// The content exactly as embedded, and *only* when the verdict is valid.
     public let content: Data?
+    /// What the verification policy accepted with a warning (SHA-1, RSA or DSA keys under
+    /// 2,048 bits, or anything weak allowed by ``VerificationOptions/allowWeakCrypto``), as far
+    /// as verification got.
+    public var warnings: [PolicyFinding] = []
 
     /// Whether the file is valid.
     public var isValid: Bool { verdict.isValid }

@@ -9,8 +9,17 @@ public enum VerificationVerdict: Sendable, Equatable {
     case notSigned(String)
     /// The input claims to be PKCS#7 but is damaged, detached, or not an AASA payload.
     case malformed(String)
-    /// The content or the signature was changed after signing.
+    /// The content or the signature was changed after signing: the signature does not match.
+    /// Nothing else is `tampered`.
     case tampered(String)
+    /// A SignerInfo uses an algorithm OpenSSL cannot verify (MD4, an unknown OID, Ed25519 without
+    /// signed attributes, DSA with inherited parameters): nothing can be said about the signature.
+    case unsupportedAlgorithm(String)
+    /// Valid CMS that PKCS#7 v1.5 cannot represent (a signer identified by subjectKeyIdentifier).
+    case unsupportedCMS(String)
+    /// The verification policy refuses an algorithm or a key size (docs/security.md): MD2, MD4
+    /// or MD5 anywhere, an RSA or DSA key under 1,024 bits. `--allow-weak-crypto` lifts it.
+    case weakAlgorithm(String)
     /// No certificate in the message (or given) matches the SignerInfo.
     case signerNotFound(String)
     /// The chain does not reach a trust anchor; `certificate` is where it broke.
@@ -21,6 +30,9 @@ public enum VerificationVerdict: Sendable, Equatable {
     case notYetValid(certificate: CertificateInfo, depth: Int)
     /// A certificate of the chain does not allow the required purpose.
     case wrongPurpose(CertificatePurpose, certificate: CertificateInfo, depth: Int)
+    /// The signer certificate's keyUsage does not allow digitalSignature (whatever the purpose);
+    /// `keyUsage` lists what it allows. Its ``code`` is `wrong-purpose`.
+    case signerKeyUsage(certificate: CertificateInfo, keyUsage: [String])
     /// The signer certificate is not valid for the required host.
     case hostMismatch(host: String, certificate: CertificateInfo)
     /// Everything holds, but a certificate expires within the required number of days.
@@ -30,19 +42,22 @@ public enum VerificationVerdict: Sendable, Equatable {
     public var isValid: Bool { self == .valid }
 
     /// A stable machine-readable name: `valid`, `not-signed`, `malformed`, `tampered`,
-    /// `signer-not-found`, `untrusted`, `expired`, `not-yet-valid`, `wrong-purpose`,
-    /// `host-mismatch`, `expiring-soon`.
+    /// `unsupported-algorithm`, `unsupported-cms`, `weak-algorithm`, `signer-not-found`,
+    /// `untrusted`, `expired`, `not-yet-valid`, `wrong-purpose`, `host-mismatch`, `expiring-soon`.
     public var code: String {
         switch self {
         case .valid: return "valid"
         case .notSigned: return "not-signed"
         case .malformed: return "malformed"
         case .tampered: return "tampered"
+        case .unsupportedAlgorithm: return "unsupported-algorithm"
+        case .unsupportedCMS: return "unsupported-cms"
+        case .weakAlgorithm: return "weak-algorithm"
         case .signerNotFound: return "signer-not-found"
         case .untrusted: return "untrusted"
         case .expired: return "expired"
         case .notYetValid: return "not-yet-valid"
-        case .wrongPurpose: return "wrong-purpose"
+        case .wrongPurpose, .signerKeyUsage: return "wrong-purpose"
         case .hostMismatch: return "host-mismatch"
         case .expiringSoon: return "expiring-soon"
         }
@@ -57,6 +72,9 @@ public enum VerificationVerdict: Sendable, Equatable {
         case .notSigned(let detail): return "\(detail)"
         case .malformed(let detail): return "\(detail)"
         case .tampered(let detail): return "\(detail)"
+        case .unsupportedAlgorithm(let detail): return "\(detail)"
+        case .unsupportedCMS(let detail): return "\(detail)"
+        case .weakAlgorithm(let detail): return "\(detail)"
         case .signerNotFound(let detail): return "\(detail)"
         case .untrusted(let detail, let certificate, let depth):
             let subject = certificate.map { " (\(which(depth)) \"\($0.subject)\")" } ?? ""
@@ -68,6 +86,9 @@ public enum VerificationVerdict: Sendable, Equatable {
         case .wrongPurpose(let purpose, let certificate, let depth):
             let usage = certificate.extendedKeyUsage.map { $0.isEmpty ? "none" : $0.joined(separator: ", ") } ?? "any"
             return "\(which(depth)) \"\(certificate.subject)\" is not valid for \(purpose.rawValue) (extendedKeyUsage: \(usage))"
+        case .signerKeyUsage(let certificate, let keyUsage):
+            let allowed = keyUsage.isEmpty ? "nothing" : keyUsage.joined(separator: ", ")
+            return "signer certificate \"\(certificate.subject)\" may not make digital signatures (keyUsage: \(allowed))"
         case .hostMismatch(let host, let certificate):
             let names = certificate.dnsNames.isEmpty ? "no DNS names" : certificate.dnsNames.joined(separator: ", ")
             return "the signer certificate is not valid for \(host) (it names \(names))"

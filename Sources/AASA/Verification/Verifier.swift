@@ -30,6 +30,9 @@ public struct Verifier: Sendable {
     public func verify(_ data: Data) -> VerificationResult {
         let checkedAt = options.time ?? Date()
         let detection = FileKindDetector.detect(data, cache: chainCache, limits: options.limits)
+        if let unsupported = detection.unsupportedCMS {
+            return result(.unsupportedCMS(unsupported), .unknown, checkedAt)
+        }
         if let damaged = detection.damagedPKCS7Encoding {
             return result(.malformed(detection.detail ?? "damaged PKCS#7 \(damaged.rawValue)"), .unknown, checkedAt)
         }
@@ -63,8 +66,8 @@ public struct Verifier: Sendable {
         }
         guard message.encapsulatedContentType == "pkcs7-data" else {
             return result(
-                .malformed("the signed content type is \(message.encapsulatedContentType), not data"), kind, checkedAt,
-                message)
+                .malformed("the signed content is \(message.encapsulatedContentDescription), not data (an AASA file signs JSON)"),
+                kind, checkedAt, message)
         }
 
         // 1. The signatures over the content.
@@ -72,7 +75,7 @@ public struct Verifier: Sendable {
         do {
             signature = try checkSignatures(of: message)
         } catch let failure as SignatureFailure {
-            return result(failure.verdict, kind, checkedAt, message)
+            return result(failure.verdict, kind, checkedAt, message, warnings: failure.warnings)
         } catch {
             return result(.malformed("\(error)"), kind, checkedAt, message)
         }
@@ -86,13 +89,17 @@ public struct Verifier: Sendable {
             return result(.malformed("\(error)"), kind, checkedAt, message, signers: signature.signerInfos)
         }
         var firstChain: [CertificateInfo] = []
+        var warnings = signature.warnings
         for index in 0..<signature.signers.count {
             let check = cachedChainCheck(
                 of: signature.signers, index: index, signer: signature.signerInfos[index],
                 untrusted: untrusted, untrustedCertificates: untrustedCertificates, at: checkedAt)
             if index == 0 { firstChain = check.chain }
+            warnings += check.warnings
             if let verdict = check.failure {
-                return result(verdict, kind, checkedAt, message, signers: signature.signerInfos, chain: firstChain)
+                return result(
+                    verdict, kind, checkedAt, message, signers: signature.signerInfos, chain: firstChain,
+                    warnings: warnings)
             }
             if let days = options.minimumDaysValid,
                 let soonest = check.chain.min(by: { $0.notAfter < $1.notAfter }),
@@ -100,22 +107,22 @@ public struct Verifier: Sendable {
             {
                 return result(
                     .expiringSoon(days: days, certificate: soonest), kind, checkedAt, message,
-                    signers: signature.signerInfos, chain: firstChain)
+                    signers: signature.signerInfos, chain: firstChain, warnings: warnings)
             }
         }
         return VerificationResult(
             verdict: .valid, kind: kind, checkedAt: checkedAt, signerInfos: message.signerInfos,
-            signers: signature.signerInfos, chain: firstChain, content: signature.content)
+            signers: signature.signerInfos, chain: firstChain, content: signature.content, warnings: warnings)
     }
 
     private func result(
         _ verdict: VerificationVerdict, _ kind: FileKind, _ checkedAt: Date, _ message: SignedData? = nil,
-        signers: [CertificateInfo] = [], chain: [CertificateInfo] = []
+        signers: [CertificateInfo] = [], chain: [CertificateInfo] = [], warnings: [PolicyFinding] = []
     ) -> VerificationResult {
         precondition(verdict != .valid)
         return VerificationResult(
             verdict: verdict, kind: kind, checkedAt: checkedAt, signerInfos: message?.signerInfos ?? [],
-            signers: signers, chain: chain, content: nil)
+            signers: signers, chain: chain, content: nil, warnings: warnings)
     }
 
     // MARK: Signatures
@@ -124,21 +131,39 @@ public struct Verifier: Sendable {
         var content: Data
         var signers: CertificateStack
         var signerInfos: [CertificateInfo]
+        /// The policy's warnings on the SignerInfos' algorithms.
+        var warnings: [PolicyFinding]
     }
 
     private struct SignatureFailure: Error {
         var verdict: VerificationVerdict
+        var warnings: [PolicyFinding] = []
     }
 
     private func checkSignatures(of message: SignedData) throws -> SignatureCheck {
         let extra = options.intermediates.isEmpty ? nil : try CertificateStack(options.intermediates)
         var buffer = caasa_buffer()
         var signers: OpaquePointer?
-        let status = caasa_pkcs7_verify_signature(message.pointer, extra?.pointer, &buffer, &signers)
+        var report = caasa_policy_report()
+        let status = caasa_pkcs7_verify_signature(
+            message.pointer, extra?.pointer, options.allowWeakCrypto ? 1 : 0, &report, &buffer, &signers)
+        let findings = PolicyFinding.all(in: report)
+        let warnings = findings.filter { !$0.refused }
         guard status == .CAASA_OK, let signers else {
-            let openSSL = OpenSSLErrorQueue.drain().last?.text
+            let entries = OpenSSLErrorQueue.drain()
+            let explanation = entries.last(where: { $0.explanation?.isEmpty == false })?.explanation
+            let openSSL = entries.last?.text
             let detail = openSSL.map { " (OpenSSL: \($0))" } ?? ""
             switch status {
+            case .CAASA_ERR_UNSUPPORTED_ALGORITHM:
+                throw SignatureFailure(
+                    verdict: .unsupportedAlgorithm(explanation ?? "an algorithm OpenSSL cannot verify\(detail)"))
+            case .CAASA_ERR_SIGNED_ATTRIBUTES:
+                throw SignatureFailure(
+                    verdict: .malformed("signed attributes break RFC 5652: \(explanation ?? "")"))
+            case .CAASA_ERR_WEAK_ALGORITHM:
+                let refused = findings.first(where: \.refused)?.message ?? "a weak algorithm"
+                throw SignatureFailure(verdict: .weakAlgorithm(refused), warnings: warnings)
             case .CAASA_ERR_CONTENT_DIGEST_MISMATCH:
                 throw SignatureFailure(
                     verdict: .tampered("the content does not match the signed digest: it was changed after signing"))
@@ -157,7 +182,8 @@ public struct Verifier: Sendable {
         let content = Data(consuming: &buffer)
         let owner = CertificateStack(takingOwnership: signers)
         return SignatureCheck(
-            content: content, signers: owner, signerInfos: try owner.certificates(reusing: chainCache).map(\.info))
+            content: content, signers: owner, signerInfos: try owner.certificates(reusing: chainCache).map(\.info),
+            warnings: warnings)
     }
 
     // MARK: Chains
@@ -166,60 +192,76 @@ public struct Verifier: Sendable {
     private func cachedChainCheck(
         of signers: CertificateStack, index: Int, signer: CertificateInfo, untrusted: CertificateStack,
         untrustedCertificates: [X509Certificate], at checkedAt: Date
-    ) -> (failure: VerificationVerdict?, chain: [CertificateInfo]) {
+    ) -> (failure: VerificationVerdict?, chain: [CertificateInfo], warnings: [PolicyFinding]) {
         guard let chainCache else {
-            let check = checkChain(of: signers, index: index, untrusted: untrusted, at: checkedAt)
-            return (check.failure, check.chain)
+            let check = checkChain(
+                of: signers, index: index, untrusted: untrusted, at: checkedAt, requireDigitalSignature: true)
+            return (check.failure, check.chain, check.warnings)
         }
         let key = ChainCache.Key(
             signer: signer.sha256Fingerprint, untrusted: untrustedCertificates.map(\.info.sha256Fingerprint),
             trust: ObjectIdentifier(trust), purpose: options.purpose,
             time: Int64(checkedAt.timeIntervalSince1970.rounded(.down)), hostname: options.hostname,
-            allowPartialChain: options.allowPartialChain)
-        if let entry = chainCache.lookup(key) { return (entry.failure, entry.chain) }
-        let check = checkChain(of: signers, index: index, untrusted: untrusted, at: checkedAt)
+            allowPartialChain: options.allowPartialChain, allowWeakCrypto: options.allowWeakCrypto)
+        if let entry = chainCache.lookup(key) { return (entry.failure, entry.chain, entry.warnings) }
+        let check = checkChain(
+            of: signers, index: index, untrusted: untrusted, at: checkedAt, requireDigitalSignature: true)
         if check.ran {  // a check that could not run (out of memory) is not an answer to keep
-            chainCache.store(ChainCache.Entry(failure: check.failure, chain: check.chain, trust: trust), for: key)
+            chainCache.store(
+                ChainCache.Entry(failure: check.failure, chain: check.chain, warnings: check.warnings, trust: trust),
+                for: key)
         }
-        return (check.failure, check.chain)
+        return (check.failure, check.chain, check.warnings)
     }
 
-    /// Builds and checks the chain of `signers[index]`; `ran` is false when the check could
-    /// not even run (its verdict then says why).
+    /// Builds and checks the chain of `signers[index]`, the verification policy included (and the
+    /// signer's keyUsage when `requireDigitalSignature`); `ran` is false when the check could not
+    /// even run (its verdict then says why).
     func checkChain(
-        of signers: CertificateStack, index: Int, untrusted: CertificateStack, at checkedAt: Date
-    ) -> (failure: VerificationVerdict?, chain: [CertificateInfo], ran: Bool) {
+        of signers: CertificateStack, index: Int, untrusted: CertificateStack, at checkedAt: Date,
+        requireDigitalSignature: Bool
+    ) -> (failure: VerificationVerdict?, chain: [CertificateInfo], warnings: [PolicyFinding], ran: Bool) {
         var outcome = caasa_chain_result()
         defer { caasa_chain_result_clear(&outcome) }
         let status: caasa_status = options.hostname.withOptionalCString { host in
             var params = caasa_chain_params(
                 purpose: options.purpose.cValue, use_time: 1, time: Int64(checkedAt.timeIntervalSince1970.rounded(.down)),
-                host: host, partial_chain: options.allowPartialChain ? 1 : 0)
+                host: host, partial_chain: options.allowPartialChain ? 1 : 0, allow_weak: options.allowWeakCrypto ? 1 : 0,
+                require_digital_signature: requireDigitalSignature ? 1 : 0)
             return caasa_verify_chain(trust.pointer, signers.pointer, index, untrusted.pointer, &params, &outcome)
         }
         guard status == .CAASA_OK else {
             let error = AASAError.fromStatus(status, "cannot check the certificate chain")
-            return (.untrusted(error.message, certificate: nil, depth: 0), [], false)
+            return (.untrusted(error.message, certificate: nil, depth: 0), [], [], false)
         }
         let chain = outcome.chain.flatMap { try? CertificateStack.borrowing($0).certificates(reusing: chainCache).map(\.info) } ?? []
         let failing = outcome.error_certificate.flatMap { try? CertificateStack.borrowing($0).certificates().first?.info }
         let depth = Int(outcome.error_depth)
         let detail = String(fixedCString: outcome.error_string)
+        let findings = PolicyFinding.all(in: outcome.policy)
+        let warnings = findings.filter { !$0.refused }
         guard let certificate = failing ?? chain.first else {
             return outcome.failure == .CAASA_CHAIN_OK
-                ? (nil, chain, true) : (.untrusted(detail, certificate: nil, depth: depth), chain, true)
+                ? (nil, chain, warnings, true) : (.untrusted(detail, certificate: nil, depth: depth), chain, warnings, true)
         }
+        let verdict: VerificationVerdict?
         switch outcome.failure {
-        case .CAASA_CHAIN_OK: return (nil, chain, true)
-        case .CAASA_CHAIN_EXPIRED: return (.expired(certificate: certificate, depth: depth), chain, true)
-        case .CAASA_CHAIN_NOT_YET_VALID: return (.notYetValid(certificate: certificate, depth: depth), chain, true)
-        case .CAASA_CHAIN_WRONG_PURPOSE:
-            return (.wrongPurpose(options.purpose, certificate: certificate, depth: depth), chain, true)
+        case .CAASA_CHAIN_OK: verdict = nil
+        case .CAASA_CHAIN_EXPIRED: verdict = .expired(certificate: certificate, depth: depth)
+        case .CAASA_CHAIN_NOT_YET_VALID: verdict = .notYetValid(certificate: certificate, depth: depth)
+        case .CAASA_CHAIN_WRONG_PURPOSE: verdict = .wrongPurpose(options.purpose, certificate: certificate, depth: depth)
         case .CAASA_CHAIN_HOST_MISMATCH:
-            return (.hostMismatch(host: options.hostname ?? "", certificate: chain.first ?? certificate), chain, true)
+            verdict = .hostMismatch(host: options.hostname ?? "", certificate: chain.first ?? certificate)
         case .CAASA_CHAIN_UNTRUSTED, .CAASA_CHAIN_BAD_CERT_SIGNATURE, .CAASA_CHAIN_OTHER:
-            return (.untrusted(detail, certificate: certificate, depth: depth), chain, true)
+            verdict = .untrusted(detail, certificate: certificate, depth: depth)
+        case .CAASA_CHAIN_WEAK_ALGORITHM:
+            let refused = findings.first(where: \.refused)
+            verdict = .weakAlgorithm(
+                (refused?.message ?? detail) + " (\"\(certificate.subject)\")")
+        case .CAASA_CHAIN_KEY_USAGE:
+            verdict = .signerKeyUsage(certificate: certificate, keyUsage: KeyUsage.names(outcome.key_usage))
         }
+        return (verdict, chain, warnings, true)
     }
 }
 

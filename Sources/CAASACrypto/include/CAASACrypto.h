@@ -64,6 +64,11 @@ typedef enum CAASA_CLOSED_ENUM caasa_status {
     CAASA_ERR_BAD_SIGNATURE,           ///< the signature does not verify with the signer's key
     CAASA_ERR_VERIFY,                  ///< any other verification failure
     CAASA_ERR_TRUST_LOAD,              ///< trust anchors could not be loaded
+    CAASA_ERR_UNSUPPORTED_ALGORITHM,   ///< a SignerInfo names an algorithm OpenSSL cannot verify
+    CAASA_ERR_SIGNED_ATTRIBUTES,       ///< signed attributes that break RFC 5652 (§5.3, §11)
+    CAASA_ERR_UNSUPPORTED_CMS,         ///< valid CMS that PKCS#7 v1.5 cannot represent (keyid signers, …)
+    CAASA_ERR_MISSING_CONTENT_FIELD,   ///< a SignedData ContentInfo without its [0] content
+    CAASA_ERR_WEAK_ALGORITHM,          ///< refused by the verification policy (see caasa_policy_report)
 } caasa_status;
 
 // MARK: - Errors
@@ -74,6 +79,8 @@ typedef struct caasa_error_entry {
     int library;         ///< ERR_GET_LIB(code)
     int reason;          ///< ERR_GET_REASON(code)
     char text[512];      ///< "library: reason (extra data)", NUL-terminated
+    char detail[384];    ///< the extra data alone ("" when none): this module's own explanations
+    int from_caasa;      ///< 1 when this module raised the entry (its `detail` is a full sentence)
 } caasa_error_entry;
 
 /// Pops the oldest entry of this thread's OpenSSL error queue into `out`.
@@ -218,10 +225,64 @@ caasa_status caasa_sign(const caasa_key *key, const caasa_certs *signer, size_t 
                         const void *_Nullable content, size_t content_length,
                         const caasa_sign_options *options, caasa_buffer *out);
 
+// MARK: - Verification policy
+//
+// What verification refuses beyond "the signature matches": the policy of docs/security.md
+// (#verification-policy), enforced here so that every caller gets the same answers.
+//
+// - Digests MD2, MD4 and MD5 are refused wherever they appear: the SignerInfo's digest
+//   algorithm, a digest named by its signature algorithm (md5WithRSAEncryption), and the
+//   signature of every certificate of the chain (except the self-signature of a self-signed
+//   trust anchor, which nothing relies on). SHA-1 there is accepted with a warning.
+// - RSA (and RSA-PSS) and DSA keys of fewer than 1,024 bits are refused anywhere in the
+//   chain, and below 2,048 bits are accepted with a warning; EC keys on curves of fewer
+//   than 160 bits are refused.
+// - `allow_weak` (the CLI's --allow-weak-crypto) turns every refusal of the two rules above
+//   into a warning: for forensic work only.
+// - The signer certificate's keyUsage, when present, must include digitalSignature
+//   (`caasa_chain_params.require_digital_signature`), whatever the purpose; `allow_weak` does
+//   not change this.
+
+/// A parsed PKCS#7 message (PKCS7). Immutable once parsed (see "Parsing signed messages").
+typedef struct caasa_pkcs7 caasa_pkcs7;
+
+/// What one finding of the policy is about.
+typedef enum CAASA_CLOSED_ENUM caasa_policy_subject {
+    CAASA_POLICY_DIGEST = 0,          ///< the SignerInfo's digest algorithm
+    CAASA_POLICY_SIGNATURE_DIGEST,    ///< the digest named by the SignerInfo's signature algorithm
+    CAASA_POLICY_CERT_SIGNATURE,      ///< the digest of a certificate's signature
+    CAASA_POLICY_KEY_SIZE,            ///< a certificate's key size
+} caasa_policy_subject;
+
+/// One refusal or warning of the policy.
+typedef struct caasa_policy_finding {
+    caasa_policy_subject subject;
+    int refused;          ///< 1: refused; 0: a warning (SHA-1, RSA/DSA below 2048 bits, or allowed weak)
+    int weak;             ///< 1: the policy refuses it by default (so `refused` is 0 only with allow_weak)
+    int depth;            ///< chain depth of the certificate (0: the signer); the SignerInfo index otherwise
+    int bits;             ///< CAASA_POLICY_KEY_SIZE: the key size in bits
+    char algorithm[64];   ///< "MD5", "SHA1" (digests) or "RSA", "DSA", "EC" (keys)
+} caasa_policy_finding;
+
+enum { CAASA_POLICY_MAX_FINDINGS = 16 };
+
+/// The findings of the policy, in the order they were found (further ones are dropped).
+typedef struct caasa_policy_report {
+    int count;
+    caasa_policy_finding findings[CAASA_POLICY_MAX_FINDINGS];
+} caasa_policy_report;
+
+/// Applies the digest rules to `message`'s SignerInfo `index`, adding findings to `report`.
+/// Returns 1 when a finding is refused, else 0.
+int caasa_policy_check_signer_info(const caasa_pkcs7 *message, size_t index, int allow_weak,
+                                   caasa_policy_report *report);
+
+/// Applies the key-size and certificate-signature rules to a chain as built (leaf first,
+/// anchor last), adding findings to `report`. Returns 1 when a finding is refused, else 0.
+int caasa_policy_check_chain(const caasa_certs *chain, int allow_weak, caasa_policy_report *report);
+
 // MARK: - Parsing signed messages
 
-/// A parsed PKCS#7 message (PKCS7). Immutable once parsed.
-typedef struct caasa_pkcs7 caasa_pkcs7;
 
 /// Parses a PKCS#7 message in the given encoding. DER input may be BER (indefinite
 /// lengths); PEM accepts the labels PKCS7, "PKCS #7 SIGNED DATA" and CMS; S/MIME accepts
@@ -256,7 +317,9 @@ typedef struct caasa_pkcs7_summary {
     char type[64];          ///< outer content type, short name ("pkcs7-signedData")
     int is_signed_data;     ///< 1 for SignedData
     char content_type[64];  ///< SignedData only: encapsulated content type ("pkcs7-data")
+    char content_type_oid[64]; ///< SignedData only: the same as a dotted OID ("1.2.840.113549.1.7.1")
     int has_content;        ///< SignedData only: 1 when the content is embedded (not detached)
+    int content_is_octets;  ///< SignedData only: 1 when the embedded content is an OCTET STRING (data)
     int signer_count;       ///< SignedData only
     int certificate_count;  ///< SignedData only
 } caasa_pkcs7_summary;
@@ -284,7 +347,23 @@ caasa_status caasa_pkcs7_content(const caasa_pkcs7 *message, caasa_buffer *out);
 /// signer certificates are looked up by issuer and serial among the message's certificates
 /// and `extra`. On success, `content_out` receives the content bytes exactly as embedded and
 /// `signers_out` the signer certificates in SignerInfo order.
+///
+/// Before any signature is checked, each SignerInfo must pass, in this order (the first
+/// failure is returned, with its explanation on the error queue):
+/// 1. `CAASA_ERR_UNSUPPORTED_ALGORITHM`: its digest algorithm is one OpenSSL's providers can
+///    compute; its signature algorithm is RSA, DSA or ECDSA (alone or with a digest); an
+///    Ed25519/Ed448 signature (which the PKCS#7 API cannot check) is refused here.
+/// 2. `CAASA_ERR_SIGNED_ATTRIBUTES`: when signed attributes are present, RFC 5652 §5.3/§11:
+///    exactly one contentType attribute with exactly one value, equal to the eContentType;
+///    exactly one messageDigest attribute with exactly one OCTET STRING value; at most one
+///    signingTime attribute with one value, a well-formed UTCTime or GeneralizedTime, UTCTime
+///    for the years 1950 to 2049.
+/// 3. `CAASA_ERR_WEAK_ALGORITHM`: the verification policy on its algorithms
+///    (`caasa_policy_check_signer_info`), reported in `report` (which also gets warnings).
+/// After the signatures verify, a signer whose key OpenSSL cannot use (DSA without
+/// parameters) is `CAASA_ERR_UNSUPPORTED_ALGORITHM` rather than a bad signature.
 caasa_status caasa_pkcs7_verify_signature(const caasa_pkcs7 *message, const caasa_certs *_Nullable extra,
+                                          int allow_weak, caasa_policy_report *report,
                                           caasa_buffer *content_out,
                                           caasa_certs *_Nullable *_Nonnull signers_out);
 
@@ -322,6 +401,8 @@ typedef struct caasa_chain_params {
     int64_t time;                 ///< Unix seconds
     const char *_Nullable host;   ///< require the leaf to be valid for this host name
     int partial_chain;            ///< 1: a trusted intermediate is enough as an anchor
+    int allow_weak;               ///< 1: the policy's refusals become warnings (--allow-weak-crypto)
+    int require_digital_signature; ///< 1: the leaf's keyUsage, when present, must allow digitalSignature
 } caasa_chain_params;
 
 /// Why a chain did not verify, in the terms a user needs.
@@ -334,6 +415,8 @@ typedef enum CAASA_CLOSED_ENUM caasa_chain_failure {
     CAASA_CHAIN_HOST_MISMATCH,
     CAASA_CHAIN_BAD_CERT_SIGNATURE,
     CAASA_CHAIN_OTHER,
+    CAASA_CHAIN_WEAK_ALGORITHM,   ///< the verification policy refuses a key or a signature: see `policy`
+    CAASA_CHAIN_KEY_USAGE,        ///< the leaf's keyUsage does not allow digitalSignature
 } caasa_chain_failure;
 
 /// The outcome of a chain check. Free with `caasa_chain_result_clear`.
@@ -344,11 +427,16 @@ typedef struct caasa_chain_result {
     char error_string[256];         ///< X509_verify_cert_error_string(error)
     caasa_certs *_Nullable chain;   ///< the chain as built, leaf first (also on failure)
     caasa_certs *_Nullable error_certificate; ///< the certificate at error_depth (one element)
+    unsigned int key_usage;         ///< CAASA_CHAIN_KEY_USAGE: the leaf's keyUsage bits (X509v3_KU_*)
+    caasa_policy_report policy;     ///< the policy's findings on the chain (when X509_verify_cert passed)
 } caasa_chain_result;
 
 /// Builds and checks the chain of `leaf[index]` to the anchors in `trust`, using the
 /// certificates in `untrusted` as possible intermediates. Returns CAASA_OK whenever the check
-/// ran, whatever its verdict: read `out->failure`.
+/// ran, whatever its verdict: read `out->failure`. When OpenSSL accepts the chain, the
+/// verification policy is applied to it (`caasa_policy_check_chain`: CAASA_CHAIN_WEAK_ALGORITHM,
+/// findings in `out->policy`, warnings included), then the leaf's keyUsage when
+/// `params->require_digital_signature` (CAASA_CHAIN_KEY_USAGE).
 caasa_status caasa_verify_chain(const caasa_trust *trust, const caasa_certs *leaf, size_t index,
                                 const caasa_certs *_Nullable untrusted,
                                 const caasa_chain_params *params, caasa_chain_result *out);
