@@ -171,6 +171,55 @@ struct LintCommandTests {
         }
     }
 
+    /// A file with an unknown applinks key and a `NOT` components pattern, both `value`
+    /// (written as JSON string escapes, so the file itself is one line per member).
+    static func quotingFile(_ escapedValue: String, in dir: URL) throws -> URL {
+        let json = """
+            {
+              "applinks": {
+                "\(escapedValue)": 1,
+                "details": [ { "appIDs": ["ABCDE12345.com.example.app"], "components": [ { "/": "NOT /\(escapedValue)" } ] } ]
+              }
+            }
+
+            """
+        return try Fixture.write(Data(json.utf8), to: dir, as: "quoting.json")
+    }
+
+    @Test("a long value is shown shortened in the middle: the text line does not carry the whole value")
+    func longValueShortened() throws {
+        try withTemporaryDirectory { dir in
+            let value = String(repeating: "a", count: 150) + String(repeating: "z", count: 150)
+            let file = try Self.quotingFile(value, in: dir)
+            let result = lint([file.path])
+            #expect(result.status == 1, "\(result)")
+            let lines = LintLine.all(result)
+            #expect(lines.map(\.rule).sorted() == ["not-prefix-in-components", "unknown-key"], "\(result)")
+            let shortened = "\"" + String(repeating: "a", count: 40) + "…" + String(repeating: "z", count: 39) + "\""
+            for line in lines {
+                #expect(!line.message.contains(String(repeating: "a", count: 41)), "\(line.message)")
+            }
+            #expect(lines.first { $0.rule == "unknown-key" }?.message.hasPrefix("Unknown key \(shortened)") == true, "\(result)")
+        }
+    }
+
+    @Test(
+        "a value with a newline or control character is escaped: each finding stays one line",
+        arguments: [("\\n", "\\n"), ("\\r\\n", "\\r\\n"), ("\\u001b[31m", "\\u001B[31m"), ("\\u2028", "\\u2028")])
+    func controlCharactersEscaped(escapedInFile: String, shown: String) throws {
+        try withTemporaryDirectory { dir in
+            let file = try Self.quotingFile("x\(escapedInFile)y", in: dir)
+            let result = lint([file.path])
+            #expect(result.status == 1, "\(result)")
+            #expect(!result.stdout.contains(0x1B) && !result.stdout.contains(0x0D), "\(result.stdoutText.debugDescription)")
+            #expect(!result.stdoutText.contains("\u{2028}"), "\(result.stdoutText.debugDescription)")
+            let lines = LintLine.all(result)
+            #expect(lines.map(\.rule).sorted() == ["not-prefix-in-components", "unknown-key"], "\(result)")
+            #expect(lines.first { $0.rule == "unknown-key" }?.message.hasPrefix("Unknown key \"x\(shown)y\"") == true, "\(result)")
+            #expect(lines.first { $0.rule == "not-prefix-in-components" }?.message.hasPrefix("\"NOT /x\(shown)y\"") == true, "\(result)")
+        }
+    }
+
     @Test("standard input is '-', shown as <stdin>")
     func standardInput() {
         let result = lint(["-"], stdin: LintFixture.invalidJSON)

@@ -431,6 +431,51 @@ struct LintRuleTests {
         #expect(comment.message.contains("comments are not allowed in JSON"))
     }
 
+    /// A file with the unknown applinks key `key` and the components pattern `"NOT " + pattern`
+    /// (written as JSON string literals, so they may hold any character).
+    static func quotingInput(key: String, pattern: String) -> Data {
+        func literal(_ text: String) -> String { JSONWriter().string(.string(text)) }
+        return Data(LintFixtures.entry("{ \"/\": \(literal("NOT " + pattern)) }", applinks: "\(literal(key)): 1,").utf8)
+    }
+
+    @Test("a long value is shortened in the middle in a message, to the quoting limit")
+    func longValuesAreShortened() throws {
+        let key = String(repeating: "a", count: 150) + String(repeating: "z", count: 150)
+        let pattern = "/" + String(repeating: "p", count: 150) + String(repeating: "q", count: 150)
+        let report = Linter.lint(Self.quotingInput(key: key, pattern: pattern))
+        let unknown = try #require(report.diagnostics.first { $0.rule == .unknownKey }, "\(report.diagnostics)")
+        // 80 characters: the first 40, an ellipsis, the last 39.
+        let shortKey = "\"" + String(repeating: "a", count: 40) + "…" + String(repeating: "z", count: 39) + "\""
+        #expect(unknown.message.contains(shortKey), "\(unknown.message)")
+        #expect(!unknown.message.contains(String(repeating: "a", count: 41)), "\(unknown.message)")
+        let notPrefix = try #require(report.diagnostics.first { $0.rule == .notPrefixInComponents }, "\(report.diagnostics)")
+        #expect(!notPrefix.message.contains(pattern), "the whole 301-character pattern is shown: \(notPrefix.message)")
+        #expect(notPrefix.message.contains("…" + String(repeating: "q", count: 39) + "\""), "\(notPrefix.message)")
+        for diagnostic in report.diagnostics {
+            #expect(diagnostic.message.count < 600, "\(diagnostic.rule): \(diagnostic.message)")
+        }
+    }
+
+    @Test(
+        "a value with a line break or control character is escaped, so the message stays on one line",
+        arguments: [
+            ("\n", "\\n"), ("\r", "\\r"), ("\t", "\\t"), ("\u{1B}[31m", "\\u001B[31m"), ("\u{7F}", "\\u007F"),
+            ("\u{85}", "\\u0085"), ("\u{2028}", "\\u2028"), ("\u{FEFF}", "\\uFEFF"),
+        ])
+    func controlCharactersAreEscaped(character: String, escaped: String) throws {
+        let report = Linter.lint(Self.quotingInput(key: "x\(character)note", pattern: "/a\(character)b"))
+        let unknown = try #require(report.diagnostics.first { $0.rule == .unknownKey }, "\(report.diagnostics)")
+        #expect(unknown.message.contains("\"x\(escaped)note\""), "\(unknown.message.debugDescription)")
+        let notPrefix = try #require(report.diagnostics.first { $0.rule == .notPrefixInComponents }, "\(report.diagnostics)")
+        #expect(notPrefix.message.contains("\"NOT /a\(escaped)b\""), "\(notPrefix.message.debugDescription)")
+        for diagnostic in report.diagnostics {
+            #expect(!diagnostic.message.contains(character), "\(diagnostic.rule): \(diagnostic.message.debugDescription)")
+            #expect(
+                !diagnostic.message.unicodeScalars.contains { $0.properties.generalCategory == .control },
+                "\(diagnostic.rule): \(diagnostic.message.debugDescription)")
+        }
+    }
+
     @Test("file-too-large says the size and the limit")
     func fileTooLargeMessage() throws {
         let report = Linter.lint(LintFixtures.padded(to: 200_000))

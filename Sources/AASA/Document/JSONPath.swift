@@ -34,17 +34,17 @@ public struct JSONPath: Hashable, Sendable, Codable, CustomStringConvertible, Ex
     }
 
     /// Keys joined by ".", indices as "[n]"; the root is "$". A key that holds ".", "[", "]",
-    /// a quote or white space, or is empty, is written `["key"]` so the path reads back
-    /// unambiguously (`applinks.details["ABCDE12345.com.example.app"].paths`); the pattern keys
-    /// `/`, `?` and `#` stay bare (`components[2]./`).
+    /// a quote, white space or a control character, or is empty, is written `["key"]` (a JSON
+    /// string literal, escaped as in messages, so a path is always one line) so the path reads
+    /// back unambiguously (`applinks.details["ABCDE12345.com.example.app"].paths`); the pattern
+    /// keys `/`, `?` and `#` stay bare (`components[2]./`).
     public var description: String {
         guard !components.isEmpty else { return "$" }
         var text = ""
         for component in components {
             switch component {
             case .key(let key) where Self.needsQuoting(key):
-                let escaped = key.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-                text += "[\"\(escaped)\"]"
+                text += "[\(quotedInFull(key))]"
             case .key(let key): text += text.isEmpty ? key : ".\(key)"
             case .index(let index): text += "[\(index)]"
             }
@@ -53,7 +53,7 @@ public struct JSONPath: Hashable, Sendable, Codable, CustomStringConvertible, Ex
     }
 
     private static func needsQuoting(_ key: String) -> Bool {
-        key.isEmpty || key.contains { $0 == "." || $0 == "[" || $0 == "]" || $0 == "\"" || $0 == "\\" || $0.isWhitespace }
+        key.isEmpty || containsCharacterToEscape(key) || key.contains { $0 == "." || $0 == "[" || $0 == "]" || $0.isWhitespace }
     }
 
     public init(from decoder: any Decoder) throws {

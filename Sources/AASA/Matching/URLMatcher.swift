@@ -696,8 +696,8 @@ extension URLMatcher {
                 let element = info.paths[index]
                 let summary =
                     outcome.verdict == .exclude
-                    ? "Excluded by \(element.path) (\(quoted(element.source))) in \(naming); later paths are not tried."
-                    : "Matched by \(element.path) (\(quoted(element.source))) in \(naming)."
+                    ? "Excluded by \(element.path) (\(quotedInFull(element.source))) in \(naming); later paths are not tried."
+                    : "Matched by \(element.path) (\(quotedInFull(element.source))) in \(naming)."
                 return MatchExplanation(entry: entry, rule: element.path.description, summary: summary)
             }
             let records = (0..<Int(record.count)).map { tables.paths[Int(record.start) + $0] }
@@ -716,9 +716,9 @@ extension URLMatcher {
         if let problem = check.pattern.problem { return problem }
         guard let value = check.value else {
             let what = check.component == "?" ? "query" : check.component == "#" ? "fragment" : "item"
-            return "the URL has no such \(what), which counts as \"\" and does not match \(quoted(check.pattern.source))"
+            return "the URL has no such \(what), which counts as \"\" and does not match \(quotedInFull(check.pattern.source))"
         }
-        return "\(quoted(value)) does not match \(quoted(check.pattern.source))"
+        return "\(quotedInFull(value)) does not match \(quotedInFull(check.pattern.source))"
     }
 
     /// The rule's specified components, checked in order `/`, `?` (or each item), `#`.
@@ -763,28 +763,18 @@ extension URLMatcher {
     /// `"/": "/help/*", "?": {"id": "?*"}`, for summaries.
     func describe(_ rule: RuleRecord, _ info: RuleInfo) -> String {
         var parts: [String] = []
-        if rule.path >= 0 { parts.append("\"/\": \(quoted(patterns[Int(rule.path)].source))") }
+        if rule.path >= 0 { parts.append("\"/\": \(quotedInFull(patterns[Int(rule.path)].source))") }
         switch rule.queryKind {
         case .any: break
-        case .whole: parts.append("\"?\": \(quoted(patterns[Int(rule.query)].source))")
+        case .whole: parts.append("\"?\": \(quotedInFull(patterns[Int(rule.query)].source))")
         case .items:
             let items = (0..<Int(rule.itemsCount)).map { offset in
                 let pattern = patterns[Int(tables.items[Int(rule.itemsStart) + offset].pattern)]
-                return "\(quoted(info.itemNames[offset])): \(quoted(pattern.source))"
+                return "\(quotedInFull(info.itemNames[offset])): \(quotedInFull(pattern.source))"
             }
             parts.append("\"?\": {" + items.joined(separator: ", ") + "}")
         }
-        if rule.fragment >= 0 { parts.append("\"#\": \(quoted(patterns[Int(rule.fragment)].source))") }
+        if rule.fragment >= 0 { parts.append("\"#\": \(quotedInFull(patterns[Int(rule.fragment)].source))") }
         return parts.isEmpty ? "no components, so every URL" : parts.joined(separator: ", ")
     }
-}
-
-/// `text` in double quotes, with `"` and `\` escaped.
-func quoted(_ text: String) -> String {
-    var result = "\""
-    for character in text {
-        if character == "\"" || character == "\\" { result.append("\\") }
-        result.append(character)
-    }
-    return result + "\""
 }

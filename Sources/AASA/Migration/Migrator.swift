@@ -262,7 +262,7 @@ public enum Migrator {
                 if pattern.contains("$(") {
                     block(
                         element.path,
-                        "\(quoted(element.value)) cannot be migrated faithfully: legacy paths match \"$(\" literally, but components read $(…) as a substitution variable, and no component pattern matches \"$(\" literally",
+                        "\(quotedInFull(element.value)) cannot be migrated faithfully: legacy paths match \"$(\" literally, but components read $(…) as a substitution variable, and no component pattern matches \"$(\" literally",
                         forceable: true)
                 }
                 var rule: [(String, JSONNode)] = [("/", JSONNode.string(pattern))]

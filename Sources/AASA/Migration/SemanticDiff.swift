@@ -399,16 +399,16 @@ public struct RuleSummary: Sendable, Hashable, Codable, CustomStringConvertible 
     /// `{"/": "/a/*", "?": {"id": "?*"}, "exclude": true, "caseSensitive": false}` (settings only
     /// when false); a legacy path as `paths "NOT /a/*"`.
     public var description: String {
-        if source == .paths, let written { return "paths \(quoted(written))" }
+        if source == .paths, let written { return "paths \(quotedInFull(written))" }
         var parts: [String] = []
-        if let path { parts.append("\"/\": \(quoted(path))") }
+        if let path { parts.append("\"/\": \(quotedInFull(path))") }
         switch query {
         case nil: break
-        case .pattern(let pattern): parts.append("\"?\": \(quoted(pattern))")
+        case .pattern(let pattern): parts.append("\"?\": \(quotedInFull(pattern))")
         case .items(let items):
-            parts.append("\"?\": {" + items.map { "\(quoted($0.name)): \(quoted($0.pattern))" }.joined(separator: ", ") + "}")
+            parts.append("\"?\": {" + items.map { "\(quotedInFull($0.name)): \(quotedInFull($0.pattern))" }.joined(separator: ", ") + "}")
         }
-        if let fragment { parts.append("\"#\": \(quoted(fragment))") }
+        if let fragment { parts.append("\"#\": \(quotedInFull(fragment))") }
         if exclude { parts.append("\"exclude\": true") }
         if !caseSensitive { parts.append("\"caseSensitive\": false") }
         if !percentEncoded { parts.append("\"percentEncoded\": false") }

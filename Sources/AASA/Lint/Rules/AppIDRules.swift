@@ -38,7 +38,7 @@ enum AppIDRules {
         document.allAppIdentifiers.filter { isBlank($0.value) }.map { appID in
             Diagnostic(
                 .emptyAppID,
-                "An empty app identifier (\(quoted(appID.value))) matches no app. Write the app's"
+                "An empty app identifier (\(quotedShortened(appID.value))) matches no app. Write the app's"
                     + " <App ID prefix>.<bundle ID>, as in \(example), or remove it.",
                 path: appID.path, position: appID.position)
         }
@@ -49,7 +49,7 @@ enum AppIDRules {
         document.allAppIdentifiers.filter { !isBlank($0.value) && !$0.value.contains(".") }.map { appID in
             Diagnostic(
                 .appIDWithoutBundle,
-                "App identifier \(quoted(appID.value)) has no \".\": the format is <App ID prefix>.<bundle ID>, as in"
+                "App identifier \(quotedShortened(appID.value)) has no \".\": the format is <App ID prefix>.<bundle ID>, as in"
                     + " \(example), and iOS compares it with the app's full application identifier, so this matches no app.",
                 path: appID.path, position: appID.position)
         }
@@ -61,15 +61,15 @@ enum AppIDRules {
             guard !isBlank(appID.value), let dot = appID.value.firstIndex(of: ".") else { return nil }
             let prefix = appID.value[..<dot]
             guard !isValidPrefix(prefix) else { return nil }
-            var problem = "\(quoted(String(prefix))) is \(plural(prefix.count, "character"))"
+            var problem = "\(quotedShortened(String(prefix))) is \(plural(prefix.count, "character"))"
             if prefix.contains(where: { $0.isWhitespace }) {
-                problem = "\(quoted(String(prefix))) contains white space"
+                problem = "\(quotedShortened(String(prefix))) contains white space"
             } else if prefix.count == 10, let bad = prefix.first(where: { !isASCIIAlphanumeric($0) }) {
-                problem = "\(quoted(String(prefix))) contains \(quoted(String(bad)))"
+                problem = "\(quotedShortened(String(prefix))) contains \(quotedShortened(String(bad)))"
             }
             return Diagnostic(
                 .appIDPrefixFormat,
-                "App identifier \(quoted(appID.value)) should start with the 10-character App ID prefix (usually the"
+                "App identifier \(quotedShortened(appID.value)) should start with the 10-character App ID prefix (usually the"
                     + " Team ID), as in \(example), but \(problem). iOS matches the identifier against the app's signed"
                     + " application identifier, so a wrong prefix means no app is associated.",
                 path: appID.path, position: appID.position)
@@ -84,13 +84,13 @@ enum AppIDRules {
         // entry that repeats its appID in appIDs for older systems is not a duplicate.
         let appLinksIDs = (document.appLinks?.details ?? []).flatMap(\.effectiveAppIDs)
         diagnostics += repeats(in: appLinksIDs) { appID, first in
-            "App identifier \(quoted(appID.value)) already appears in applinks (at \(first.path), \(lineColumn(first.position))):"
+            "App identifier \(quotedShortened(appID.value)) already appears in applinks (at \(first.path), \(lineColumn(first.position))):"
                 + " which entry's rules apply to the app then depends on entry order. Keep one entry per app and"
                 + " merge their rules."
         }
         for (name, list) in document.appLists {
             diagnostics += repeats(in: list.apps) { appID, first in
-                "App identifier \(quoted(appID.value)) is listed twice in \(name).apps (first at \(first.path),"
+                "App identifier \(quotedShortened(appID.value)) is listed twice in \(name).apps (first at \(first.path),"
                     + " \(lineColumn(first.position))); remove the repeat."
             }
         }

@@ -56,7 +56,7 @@ enum AppLinksStructureRules {
         guard let node = document.root.node(at: path), let elements = node.elements, !elements.isEmpty else {
             return []
         }
-        let shown = elements.prefix(3).map { $0.stringValue.map { quoted($0) } ?? $0.typeName }.joined(separator: ", ")
+        let shown = elements.prefix(3).map { $0.stringValue.map { quotedShortened($0) } ?? $0.typeName }.joined(separator: ", ")
         return [
             Diagnostic(
                 .appsNotEmpty,
@@ -71,7 +71,7 @@ enum AppLinksStructureRules {
     @Sendable static func legacyDetailsDictionary(_ document: AASADocument) -> [Diagnostic] {
         guard let links = document.appLinks, links.detailsForm == .dictionary else { return [] }
         let path = links.path.appending("details")
-        let example = links.details.first?.appID.map { quoted($0.value) } ?? "\"ABCDE12345.com.example.app\""
+        let example = links.details.first?.appID.map { quotedShortened($0.value) } ?? "\"ABCDE12345.com.example.app\""
         return [
             Diagnostic(
                 .legacyDetailsDictionary,
@@ -116,8 +116,8 @@ enum AppLinksStructureRules {
             guard let appID = detail.appID, detail.appIDs == nil, !detail.fromDictionary else { return nil }
             return Diagnostic(
                 .legacyAppID,
-                "This entry uses \"appID\": \(quoted(appID.value)), the iOS 9–12 form. iOS 13 and later read"
-                    + " \"appIDs\": [\(quoted(appID.value))], which can list several apps. Add appIDs (keep appID only for"
+                "This entry uses \"appID\": \(quotedShortened(appID.value)), the iOS 9–12 form. iOS 13 and later read"
+                    + " \"appIDs\": [\(quotedShortened(appID.value))], which can list several apps. Add appIDs (keep appID only for"
                     + " iOS 12 and earlier).",
                 path: appID.path, position: document.keyPosition(of: appID.path, orElse: appID.position))
         }
@@ -131,9 +131,9 @@ enum AppLinksStructureRules {
             let listed = appIDs.contains { $0.value == appID.value }
             return Diagnostic(
                 .appIDAndAppIDs,
-                "This entry has both \"appID\" (\(quoted(appID.value))) and \"appIDs\": iOS 13 and later read only appIDs,"
+                "This entry has both \"appID\" (\(quotedShortened(appID.value))) and \"appIDs\": iOS 13 and later read only appIDs,"
                     + " iOS 12 and earlier only appID"
-                    + (listed ? "." : ", and appIDs does not list \(quoted(appID.value)), so the two disagree.")
+                    + (listed ? "." : ", and appIDs does not list \(quotedShortened(appID.value)), so the two disagree.")
                     + " Keep both only to support iOS 12, and keep them in step.",
                 path: appID.path, position: document.keyPosition(of: appID.path, orElse: appID.position))
         }
@@ -147,9 +147,9 @@ enum AppLinksStructureRules {
                 let rest = String(pattern.value.dropFirst(4))
                 return Diagnostic(
                     .notPrefixInComponents,
-                    "\(quoted(pattern.value)): \"NOT \" only means \"exclude\" in legacy paths; in a components \"/\" pattern it is"
+                    "\(quotedShortened(pattern.value)): \"NOT \" only means \"exclude\" in legacy paths; in a components \"/\" pattern it is"
                         + " literal text, so this rule matches only paths that start with \"NOT \" (never a real URL path)."
-                        + " Write {\"/\": \(quoted(rest)), \"exclude\": true}.",
+                        + " Write {\"/\": \(quotedShortened(rest)), \"exclude\": true}.",
                     path: pattern.path, position: pattern.position)
             }
         }

@@ -17,7 +17,7 @@ enum ComponentRules {
                 !document.root.hasMember("components", at: detail.path),
                 !document.root.hasMember("paths", at: detail.path)
             else { return nil }
-            let apps = detail.effectiveAppIDs.map { quoted($0.value) }.joined(separator: ", ")
+            let apps = detail.effectiveAppIDs.map { quotedShortened($0.value) }.joined(separator: ", ")
             return Diagnostic(
                 .noRules,
                 "This entry\(apps.isEmpty ? "" : " (\(apps))") has neither \"components\" nor \"paths\", so no URL opens the app."
@@ -103,8 +103,8 @@ enum ComponentRules {
                     diagnostics.append(
                         Diagnostic(
                             .unreachableRule,
-                            "Path \(quoted(path.value)) is never checked: the earlier \(quoted(paths[catchAll].value)) matches every"
-                                + " path, and iOS stops at the first path that matches. Move it before \(quoted(paths[catchAll].value))"
+                            "Path \(quotedShortened(path.value)) is never checked: the earlier \(quotedShortened(paths[catchAll].value)) matches every"
+                                + " path, and iOS stops at the first path that matches. Move it before \(quotedShortened(paths[catchAll].value))"
                                 + (path.value.hasPrefix("NOT ")
                                     ? " (a \"NOT \" path must come before the paths it carves out of)." : "."),
                             path: path.path, position: path.position))
@@ -126,7 +126,7 @@ enum ComponentRules {
                 rule.unknownKeys.map { key in
                     Diagnostic(
                         .unknownComponentKey,
-                        "Unknown key \(quoted(key.key)) in a components rule\(didYouMean(key.key, known: componentKeys, aliases: aliases)):"
+                        "Unknown key \(quotedShortened(key.key)) in a components rule\(didYouMean(key.key, known: componentKeys, aliases: aliases)):"
                             + " iOS does not use it, so the rule may match more than intended. Keys there: / ? # exclude comment"
                             + " caseSensitive percentEncoded.",
                         path: key.path, position: key.position)
@@ -146,11 +146,11 @@ enum ComponentRules {
                     let node = document.root.node(at: itemPath)
                     let found = node?.describedWithArticle ?? "not a string"
                     var fix = ""
-                    if case .number(let text)? = node?.value { fix = " Write \(quoted(text))." }
-                    if case .bool(let bool)? = node?.value { fix = " Write \(quoted(String(bool)))." }
+                    if case .number(let text)? = node?.value { fix = " Write \(quotedShortened(text))." }
+                    if case .bool(let bool)? = node?.value { fix = " Write \(quotedShortened(String(bool)))." }
                     return Diagnostic(
                         .queryValueNotString,
-                        "The \"?\" item \(quoted(item.name)) is \(found), not a string pattern: iOS then ignores this rule's"
+                        "The \"?\" item \(quotedShortened(item.name)) is \(found), not a string pattern: iOS then ignores this rule's"
                             + " whole \"?\" dictionary.\(fix)",
                         path: itemPath, position: node?.location ?? rule.position)
                 }
@@ -165,7 +165,7 @@ enum ComponentRules {
         return keys.map { key in
             Diagnostic(
                 .patternInDefaults,
-                "\(quoted(key.value)) in defaults has no effect: defaults holds only \"caseSensitive\" and \"percentEncoded\"."
+                "\(quotedShortened(key.value)) in defaults has no effect: defaults holds only \"caseSensitive\" and \"percentEncoded\"."
                     + " Put \(key.value == "exclude" ? "\"exclude\"" : "the pattern") in a components rule.",
                 path: key.path, position: key.position)
         }
@@ -174,13 +174,13 @@ enum ComponentRules {
     /// `{"/": "*", "exclude": true}`-style summary of a rule's pattern keys.
     static func describeShape(_ rule: ComponentRule, in document: AASADocument) -> String {
         var parts: [String] = []
-        if let pattern = rule.pathPattern { parts.append("\"/\": \(quoted(pattern.value))") }
+        if let pattern = rule.pathPattern { parts.append("\"/\": \(quotedShortened(pattern.value))") }
         switch rule.query {
-        case .string(let pattern)?: parts.append("\"?\": \(quoted(pattern.value))")
+        case .string(let pattern)?: parts.append("\"?\": \(quotedShortened(pattern.value))")
         case .items?: parts.append("\"?\": {}")
         case nil: break
         }
-        if let fragment = rule.fragment { parts.append("\"#\": \(quoted(fragment.value))") }
+        if let fragment = rule.fragment { parts.append("\"#\": \(quotedShortened(fragment.value))") }
         if rule.exclude { parts.append("\"exclude\": true") }
         if parts.isEmpty { return "no \"/\", \"?\" or \"#\"" }
         return "{" + parts.joined(separator: ", ") + "}"

@@ -25,7 +25,7 @@ enum DocumentRules {
         let keys = (document.root.members ?? []).map(\.key)
         guard !keys.contains(where: AASADocument.serviceKeys.contains) else { return [] }
         let found =
-            keys.isEmpty ? "The object is empty" : "It has only \(keys.map { quoted($0) }.joined(separator: ", "))"
+            keys.isEmpty ? "The object is empty" : "It has only \(keys.map { quotedShortened($0) }.joined(separator: ", "))"
         return [
             Diagnostic(
                 .noKnownService,
@@ -40,7 +40,7 @@ enum DocumentRules {
         document.unknownTopLevelKeys.map { key in
             Diagnostic(
                 .unknownTopLevelKey,
-                "Unknown top-level key \(quoted(key.key))\(didYouMean(key.key, known: AASADocument.serviceKeys)):"
+                "Unknown top-level key \(quotedShortened(key.key))\(didYouMean(key.key, known: AASADocument.serviceKeys)):"
                     + " iOS reads only \"applinks\", \"webcredentials\", \"activitycontinuation\" and \"appclips\" and ignores it.",
                 path: key.path, position: key.position)
         }
@@ -79,7 +79,7 @@ enum DocumentRules {
                 ? ["appid": "appID", "appids": "appIDs", "component": "components", "path": "paths"] : [:]
             return Diagnostic(
                 .unknownKey,
-                "Unknown key \(quoted(key.key)) in \(place)\(didYouMean(key.key, known: known, aliases: aliases)):"
+                "Unknown key \(quotedShortened(key.key)) in \(place)\(didYouMean(key.key, known: known, aliases: aliases)):"
                     + " iOS ignores it. Keys there: \(known.joined(separator: ", ")).",
                 path: key.path, position: key.position)
         }
@@ -119,7 +119,7 @@ enum DocumentRules {
                         diagnostics.append(
                             Diagnostic(
                                 .duplicateKey,
-                                "Key \(quoted(member.key)) appears again in the same object (first at \(lineColumn(earlier.keyLocation))):"
+                                "Key \(quotedShortened(member.key)) appears again in the same object (first at \(lineColumn(earlier.keyLocation))):"
                                     + " only one of the values is used (this tool reads the last; which one iOS reads is not"
                                     + " documented), so the other is silently lost. Merge them into one key.",
                                 path: path, position: member.keyLocation))
@@ -144,8 +144,8 @@ enum DocumentRules {
     static func subject(of path: JSONPath) -> String {
         let components = path.components
         switch (components.dropLast().last, components.last) {
-        case (_, .key(let key)?): return quoted(key)
-        case (.key(let key)?, .index(let index)?): return "element [\(index)] of \(quoted(key))"
+        case (_, .key(let key)?): return quotedShortened(key)
+        case (.key(let key)?, .index(let index)?): return "element [\(index)] of \(quotedShortened(key))"
         default: return path.description
         }
     }

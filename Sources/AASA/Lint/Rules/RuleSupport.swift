@@ -71,7 +71,7 @@ extension JSONNode {
         case .number(let text): return "number \(text)"
         case .bool(let bool): return "boolean \(bool)"
         case .null: return "null"
-        case .string(let string): return "string \(quoted(string))"
+        case .string(let string): return "string \(quotedShortened(string))"
         case .array(let elements): return elements.isEmpty ? "empty array" : "array"
         case .object(let members): return members.isEmpty ? "empty object" : "object"
         }
@@ -83,7 +83,7 @@ extension JSONNode {
         case .number(let text): return "a number (\(text))"
         case .bool(let bool): return "a boolean (\(bool))"
         case .null: return "null"
-        case .string(let string): return "a string (\(quoted(string)))"
+        case .string(let string): return "a string (\(quotedShortened(string)))"
         case .array: return "an array"
         case .object: return "an object"
         }
@@ -109,28 +109,6 @@ extension AASADocument {
     }
 }
 
-/// `text` as a JSON string literal for a message, shortened in the middle when long.
-func quoted(_ text: String, limit: Int = 80) -> String {
-    var shown = text
-    if shown.count > limit {
-        shown = String(shown.prefix(limit / 2)) + "…" + String(shown.suffix(limit / 2 - 1))
-    }
-    var result = "\""
-    for scalar in shown.unicodeScalars {
-        switch scalar {
-        case "\"": result += "\\\""
-        case "\\": result += "\\\\"
-        case "\n": result += "\\n"
-        case "\r": result += "\\r"
-        case "\t": result += "\\t"
-        case _ where scalar.value < 0x20 || scalar == "\u{FEFF}":
-            result += String(format: "\\u%04X", scalar.value)
-        default: result.unicodeScalars.append(scalar)
-        }
-    }
-    return result + "\""
-}
-
 /// `value` with thousands separators ("131,072"), independent of the locale.
 func grouped(_ value: Int) -> String {
     let digits = String(value.magnitude)
@@ -146,9 +124,9 @@ func grouped(_ value: Int) -> String {
 /// apart from case, or one or two edits away; `aliases` maps common wrong names to the right
 /// one ("path" → "/"). Empty when nothing is close.
 func didYouMean(_ key: String, known: [String], aliases: [String: String] = [:]) -> String {
-    if let alias = aliases[key.lowercased()] { return " (did you mean \(quoted(alias))?)" }
+    if let alias = aliases[key.lowercased()] { return " (did you mean \(quotedShortened(alias))?)" }
     if let same = known.first(where: { $0.lowercased() == key.lowercased() }) {
-        return " (did you mean \(quoted(same))? Case matters)"
+        return " (did you mean \(quotedShortened(same))? Case matters)"
     }
     let close = known.filter { $0.count > 2 && editDistance(key.lowercased(), $0.lowercased(), limit: 2) <= 2 }
     guard
@@ -157,7 +135,7 @@ func didYouMean(_ key: String, known: [String], aliases: [String: String] = [:])
                 < editDistance(key.lowercased(), $1.lowercased(), limit: 2)
         })
     else { return "" }
-    return " (did you mean \(quoted(best))?)"
+    return " (did you mean \(quotedShortened(best))?)"
 }
 
 /// Levenshtein distance, giving up (returning `limit + 1`) once it must exceed `limit`.

@@ -38,7 +38,7 @@ enum SubstitutionVariableRules {
             guard let first = bad.first else { return nil }
             return Diagnostic(
                 .invalidVariableName,
-                "Variable name \(quoted(variable.name)) contains \(quoted(String(first))): names may contain any character"
+                "Variable name \(quotedShortened(variable.name)) contains \(quotedShortened(String(first))): names may contain any character"
                     + " except $, ( and ), so no pattern can refer to this variable. Rename it.",
                 path: variable.path, position: variable.position)
         }
@@ -50,7 +50,7 @@ enum SubstitutionVariableRules {
             variable.values.filter { $0.value.utf8.contains(UInt8(ascii: "$")) && $0.value.contains("$(") }.map { value in
                 Diagnostic(
                     .nestedVariable,
-                    "Value \(quoted(value.value)) of variable \(quoted(variable.name)) contains \"$(\": a variable's values may use"
+                    "Value \(quotedShortened(value.value)) of variable \(quotedShortened(variable.name)) contains \"$(\": a variable's values may use"
                         + " the * and ? wildcards but not other variables. List the expanded values instead.",
                     path: value.path, position: value.position)
             }
@@ -68,7 +68,7 @@ enum SubstitutionVariableRules {
                 let hint = didYouMean(name, known: defined + builtinNames)
                 return Diagnostic(
                     .undefinedVariable,
-                    "Pattern \(quoted(pattern.value)) uses $(\(name))\(hint), which is neither defined in"
+                    "Pattern \(quotedShortened(pattern.value)) uses $(\(name))\(hint), which is neither defined in"
                         + " applinks.substitutionVariables nor built in (\(builtinNames.joined(separator: ", "))): the pattern"
                         + " cannot match as intended. Define it or fix the name (names are case-sensitive).",
                     path: pattern.path, position: pattern.position)
@@ -82,7 +82,7 @@ enum SubstitutionVariableRules {
             guard document.root.node(at: variable.path)?.elements?.isEmpty == true else { return nil }
             return Diagnostic(
                 .emptyVariable,
-                "Variable \(quoted(variable.name)) has no values, so a pattern that uses $(\(variable.name)) matches no URL."
+                "Variable \(quotedShortened(variable.name)) has no values, so a pattern that uses $(\(variable.name)) matches no URL."
                     + " Add values or remove the variable.",
                 path: variable.path, position: variable.position)
         }
@@ -105,7 +105,7 @@ enum SubstitutionVariableRules {
             }
             return Diagnostic(
                 .variableShadowsBuiltin,
-                "Custom variable \(quoted(variable.name)) has the name of a built-in variable (the built-in $(\(variable.name)) matches \(meaning));"
+                "Custom variable \(quotedShortened(variable.name)) has the name of a built-in variable (the built-in $(\(variable.name)) matches \(meaning));"
                     + " which of the two iOS uses is not documented. Rename the custom variable.",
                 path: variable.path, position: variable.position)
         }
@@ -122,7 +122,7 @@ enum SubstitutionVariableRules {
                 let offset = (error as? PatternSyntaxError)?.offset ?? 0
                 return Diagnostic(
                     .unterminatedVariable,
-                    "\(quoted(pattern.value)): the \"$(\" at character \(offset + 1) has no closing \")\", so it is not a"
+                    "\(quotedShortened(pattern.value)): the \"$(\" at character \(offset + 1) has no closing \")\", so it is not a"
                         + " variable reference and the pattern cannot match as intended. Close it: $(name).",
                     path: pattern.path, position: pattern.position)
             }
@@ -135,7 +135,7 @@ enum SubstitutionVariableRules {
             variable.values.filter { $0.value.isEmpty }.map { value in
                 Diagnostic(
                     .emptyVariableValue,
-                    "\"\" among the values of \(quoted(variable.name)): $(\(variable.name)) can then stand for the empty string, so"
+                    "\"\" among the values of \(quotedShortened(variable.name)): $(\(variable.name)) can then stand for the empty string, so"
                         + " a pattern like \"/$(\(variable.name))/*\" also matches \"//…\". Remove the empty value.",
                     path: value.path, position: value.position)
             }
