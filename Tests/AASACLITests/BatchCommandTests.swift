@@ -1,4 +1,5 @@
 import Foundation
+import AASATestSupport
 import Testing
 
 /// Batch mode: `sign`, `verify`, `extract`, `lint`, `detect` and `convert` over many files and
@@ -235,11 +236,11 @@ struct BatchCommandTests {
     // MARK: - progress
 
     /// util-linux `script`, which runs a command on a pseudo-terminal.
-    static let script = "/usr/bin/script"
+    static let script = Executables.script
 
     @Test(
         "progress: a bar on standard error when it is a terminal, cleared before the summary; nothing in a pipe",
-        .enabled(if: FileManager.default.isExecutableFile(atPath: BatchCommandTests.script), "needs util-linux script"))
+        .enabled(if: FileManager.default.isExecutableFile(atPath: BatchCommandTests.script.path), "needs util-linux script"))
     func progressOnlyOnATerminal() throws {
         try withTemporaryDirectory { dir in
             let (_, signed) = try Self.makeFiles(12, in: dir)
@@ -247,16 +248,9 @@ struct BatchCommandTests {
 
             // On a terminal (standard output to /dev/null, so the pty carries standard error only).
             let quoted = ([CLI.executable.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: Self.script)
-            process.arguments = ["-qefc", quoted.joined(separator: " ") + " >/dev/null", "/dev/null"]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            let terminal = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "\(terminal)")
+            let run = ProcessRunner.run(Self.script, ["-qefc", quoted.joined(separator: " ") + " >/dev/null", "/dev/null"])
+            let terminal = run.stdoutText
+            #expect(run.status == 0, "\(run)")
             #expect(terminal.contains("\r\u{1B}[2K["), "no progress bar drawn: \(terminal.debugDescription)")
             #expect(terminal.contains("12/12"), "the bar does not reach the total: \(terminal.debugDescription)")
             // The bar is cleared, then the summary is printed on a clean line.

@@ -3,11 +3,8 @@ import AASATestSupport
 import Testing
 
 /// Runs the built `aasa` executable (and the `openssl` CLI) the way a user would, capturing
-/// exit status, stdout and stderr, as argument-parser's `TestHelpers.swift` does for its examples.
-///
-/// Output goes to temporary files rather than pipes, so a child that writes a lot to both
-/// streams can never deadlock the test, and standard input is `/dev/null` unless given, so
-/// nothing ever waits for a terminal (the passphrase prompt needs `isatty(0)`).
+/// exit status, stdout and stderr, as argument-parser's `TestHelpers.swift` does for its examples
+/// (through AASATestSupport's `ProcessRunner`: files, not pipes; stdin `/dev/null` unless given).
 enum CLI {
     // MARK: - Paths
 
@@ -49,37 +46,35 @@ enum CLI {
 
     // MARK: - Running
 
-    /// What a run produced.
+    /// What a run produced: AASATestSupport's `ProcessResult`, with its members declared here
+    /// so that a test file needs no import of AASATestSupport to read them.
     struct Result: CustomStringConvertible {
-        var status: Int32
-        var stdout: Data
-        var stderr: String
+        let run: ProcessResult
 
-        var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+        var status: Int32 { run.status }
+        var stdout: Data { run.stdout }
+        var stderr: String { run.stderr }
+        var stdoutText: String { run.stdoutText }
         /// The stderr lines, without the empty one after the final newline.
-        var stderrLines: [String] { stderr.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
+        var stderrLines: [String] { run.stderrLines }
 
         /// The stdout parsed as JSON (`JSONSerialization`, so the test does not share the CLI's types).
-        func json() throws -> Any { try JSONSerialization.jsonObject(with: stdout) }
-        func jsonObject() throws -> [String: Any] {
-            try #require(try json() as? [String: Any], "stdout is not a JSON object: \(stdoutText)")
-        }
+        func json() throws -> Any { try run.json() }
+        func jsonObject() throws -> [String: Any] { try run.jsonObject() }
 
-        var description: String {
-            "exit \(status)\n--- stdout (\(stdout.count) bytes)\n\(stdoutText.prefix(2000))\n--- stderr\n\(stderr)"
-        }
+        var description: String { run.description }
     }
 
     /// Runs `aasa` with `args`. `environment` is added to (overrides) the test's environment.
     static func run(
         _ args: [String], stdin: Data? = nil, environment: [String: String]? = nil, in directory: URL? = nil
     ) -> Result {
-        launch(executable, args, stdin: stdin, environment: environment, in: directory)
+        Result(run: ProcessRunner.run(executable, args, stdin: stdin, environment: environment, in: directory))
     }
 
     /// Runs the `openssl` CLI.
     static func openssl(_ args: [String], stdin: Data? = nil, in directory: URL? = nil) -> Result {
-        launch(opensslExecutable, args, stdin: stdin, environment: nil, in: directory)
+        Result(run: ProcessRunner.run(opensslExecutable, args, stdin: stdin, in: directory))
     }
 
     /// Runs `openssl` and fails the test (by throwing) unless it exits 0.
@@ -88,63 +83,6 @@ enum CLI {
         let result = openssl(args, stdin: stdin)
         try #require(result.status == 0, "openssl \(args.joined(separator: " ")) failed: \(result)")
         return result
-    }
-
-    private static func launch(
-        _ executable: URL, _ args: [String], stdin: Data?, environment: [String: String]?, in directory: URL?,
-        timeout: TimeInterval = 120
-    ) -> Result {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-cli-run-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let outURL = scratch.appendingPathComponent("stdout")
-        let errURL = scratch.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-
-        let input: FileHandle
-        if let stdin {
-            let inURL = scratch.appendingPathComponent("stdin")
-            try! stdin.write(to: inURL)
-            input = try! FileHandle(forReadingFrom: inURL)
-        } else {
-            input = FileHandle(forReadingAtPath: "/dev/null")!
-        }
-        let output = try! FileHandle(forWritingTo: outURL)
-        let errors = try! FileHandle(forWritingTo: errURL)
-        defer {
-            try? input.close()
-            try? output.close()
-            try? errors.close()
-        }
-
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = args
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        if let directory { process.currentDirectoryURL = directory }
-        if let environment {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        }
-        do {
-            try process.run()
-        } catch {
-            return Result(status: -1, stdout: Data(), stderr: "cannot launch \(executable.path): \(error)")
-        }
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning {
-            if Date() > deadline {
-                process.terminate()
-                break
-            }
-            usleep(5_000)
-        }
-        process.waitUntilExit()
-        let stdoutData = (try? Data(contentsOf: outURL)) ?? Data()
-        let stderrData = (try? Data(contentsOf: errURL)) ?? Data()
-        return Result(status: process.terminationStatus, stdout: stdoutData, stderr: String(decoding: stderrData, as: UTF8.self))
     }
 }
 

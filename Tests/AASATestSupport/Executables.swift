@@ -1,4 +1,5 @@
-// The programs the tests run: the `aasa` executable under test and the `openssl` CLI oracle.
+// The programs the tests run: the `aasa` executable under test, the `openssl` CLI oracle, and
+// the tools some tests need (nginx, util-linux `script`). Every target finds them here.
 import Foundation
 
 /// Locates the programs the tests run.
@@ -23,14 +24,30 @@ public enum Executables {
     }()
 
     /// The `openssl` CLI from PATH (the interop oracle; scripts/ensure-deps.sh installs it).
-    public static let openssl: URL = {
+    public static let openssl: URL = onPath("openssl", otherwise: "/usr/bin/openssl")
+
+    /// nginx, for the audit tests: `$NGINX` when set, otherwise Debian's `/usr/sbin/nginx`
+    /// (scripts/ensure-deps.sh installs it); it may be missing, and the tests that need it then
+    /// record a skip.
+    public static let nginx: URL = {
+        if let override = ProcessInfo.processInfo.environment["NGINX"], !override.isEmpty {
+            return URL(fileURLWithPath: override)
+        }
+        return URL(fileURLWithPath: "/usr/sbin/nginx")
+    }()
+
+    /// util-linux `script`, which runs a command on a pseudo-terminal, from PATH (it may be missing).
+    public static let script: URL = onPath("script", otherwise: "/usr/bin/script")
+
+    /// The first executable `name` in a directory of PATH, or `fallback` when there is none.
+    static func onPath(_ name: String, otherwise fallback: String) -> URL {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for directory in path.split(separator: ":") {
-            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent("openssl")
+            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         }
-        return URL(fileURLWithPath: "/usr/bin/openssl")
-    }()
+        return URL(fileURLWithPath: fallback)
+    }
 
     /// The directories SwiftPM puts products in: on Linux the test runner is an executable in
     /// it (`Bundle.main.bundleURL`), on macOS it is the `.xctest` bundle's parent.

@@ -93,39 +93,14 @@ enum OpenSSL {
     /// The `openssl` executable on PATH.
     static let executable: String = Executables.openssl.path
 
-    /// Runs `openssl arguments…` in `directory`. stdout and stderr go to files there (so a
-    /// large output cannot block on a full pipe); stdin is `stdin` or empty.
+    /// Runs `openssl arguments…` in `directory` (AASATestSupport's `ProcessRunner`: stdout and
+    /// stderr go to files, so a large output cannot block on a full pipe; stdin is `stdin` or
+    /// /dev/null). Throws only when it cannot be launched.
     static func run(_ arguments: [String], stdin: Data? = nil, in directory: ScratchDirectory) throws -> CommandResult {
-        let tag = UUID().uuidString
-        let outURL = directory.file("stdout-\(tag)")
-        let errURL = directory.file("stderr-\(tag)")
-        let inURL = directory.file("stdin-\(tag)")
-        try (stdin ?? Data()).write(to: inURL)
-        try Data().write(to: outURL)
-        try Data().write(to: errURL)
-        defer {
-            for url in [outURL, errURL, inURL] { try? FileManager.default.removeItem(at: url) }
-        }
-        let outHandle = try FileHandle(forWritingTo: outURL)
-        let errHandle = try FileHandle(forWritingTo: errURL)
-        let inHandle = try FileHandle(forReadingFrom: inURL)
-        defer {
-            try? outHandle.close()
-            try? errHandle.close()
-            try? inHandle.close()
-        }
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = directory.url
-        process.standardInput = inHandle
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-        try process.run()
-        process.waitUntilExit()
-        return CommandResult(
-            status: process.terminationStatus, stdout: try Data(contentsOf: outURL), stderr: try Data(contentsOf: errURL))
+        let result = ProcessRunner.run(
+            Executables.openssl, arguments, stdin: stdin, in: directory.url, timeout: nil)
+        guard result.launched else { throw TestSupportError(result.stderr) }
+        return CommandResult(status: result.status, stdout: result.stdout, stderr: Data(result.stderr.utf8))
     }
 
     /// Runs `openssl arguments…` and throws (with its stderr) unless it exits 0.

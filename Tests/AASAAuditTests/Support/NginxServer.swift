@@ -1,4 +1,5 @@
 import Foundation
+import AASATestSupport
 import Testing
 
 /// A real nginx (Debian's package) on 127.0.0.1 at a free port, with one TLS server block per
@@ -11,8 +12,8 @@ import Testing
 final class NginxServer: @unchecked Sendable {
     // @unchecked: `process` and `stopped` are only touched by the test that owns the server.
 
-    /// The nginx binary (`$NGINX` overrides).
-    static let executable = ProcessInfo.processInfo.environment["NGINX"] ?? "/usr/sbin/nginx"
+    /// The nginx binary (AASATestSupport's `Executables.nginx`: `$NGINX` overrides).
+    static let executable = Executables.nginx.path
 
     /// Whether nginx is installed (`.ci/run` installs it through scripts/ensure-deps.sh).
     static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: executable) }
@@ -386,7 +387,7 @@ enum Fixtures {
             ("signed-ec", "legacy.json", "leaf-ec"),
         ] {
             try TestProcess.requireSuccess(
-                "/usr/bin/openssl",
+                Executables.openssl.path,
                 [
                     "smime", "-sign", "-inkey", TestPaths.cert("\(leaf).key"), "-signer", TestPaths.cert("\(leaf).pem"),
                     "-certfile", TestPaths.cert("chain.pem"), "-noattr", "-nodetach", "-outform", "DER",
