@@ -64,6 +64,10 @@ public struct DeprecationReport: Sendable, Codable {
     /// The rule for a signed file whose signature does not verify.
     public static let signatureRule: RuleID = "signature-not-valid"
 
+    /// The rule for what the verification policy accepted with a warning (SHA-1, RSA or DSA keys
+    /// under 2,048 bits, or weak algorithms allowed by `--allow-weak-crypto`).
+    public static let weakSignatureRule: RuleID = "signature-weak-algorithm"
+
     public init(lint: LintReport, verification: VerificationResult? = nil) {
         kind = lint.kind
         var diagnostics = lint.diagnostics
@@ -77,6 +81,9 @@ public struct DeprecationReport: Sendable, Codable {
                         Self.signatureRule, "the signature does not verify (\(verification.verdict.code)): \(verification.verdict.reason ?? "")",
                         at: .file, severity: .error),
                     at: 0)
+            }
+            for warning in verification.warnings {
+                diagnostics.append(Diagnostic(Self.weakSignatureRule, warning.message, at: .file, severity: .warning))
             }
         }
         self.diagnostics = diagnostics
@@ -133,6 +140,10 @@ public struct DeprecationReport: Sendable, Codable {
             return make(
                 "The signature does not verify.", "A device that checks the signature rejects the file.",
                 "Stop signing: serve the JSON unsigned (`aasa extract --no-verify --lf` after checking its content).")
+        case Self.weakSignatureRule:
+            return make(
+                diagnostic.message, "Verifiers that refuse SHA-1 or short keys reject the file.",
+                "Stop signing: serve the JSON unsigned; if a signature is still needed, re-sign with SHA-256 and a 2048-bit key.")
         default:
             guard diagnostic.severity >= .warning else { return nil }
             return make(diagnostic.message, diagnostic.severity == .error ? "iOS rejects or ignores this part." : "Probably not what was meant.", "See docs/rules.md#\(diagnostic.rule.rawValue).")

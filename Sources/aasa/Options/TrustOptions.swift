@@ -31,6 +31,11 @@ struct TrustOptions: ParsableArguments {
     @Flag(name: .customLong("partial-chain"), help: "Accept a chain that ends at a trusted intermediate.")
     var partialChain = false
 
+    @Flag(
+        name: .customLong("allow-weak-crypto"),
+        help: "Forensic use only: accept MD2/MD4/MD5 and RSA/DSA keys under 1024 bits (each one still reported).")
+    var allowWeakCrypto = false
+
     func validate() throws {
         if let atTime, TimeArgument.parse(atTime) == nil {
             throw ValidationError("--at '\(atTime)' is not a time: give ISO 8601 (2025-01-01T00:00:00Z or 2025-01-01) or Unix seconds")
@@ -62,9 +67,15 @@ struct TrustOptions: ParsableArguments {
             throw CLIFailure("trust store", error)
         }
         let intermediates = try intermediateFiles.flatMap { try certificates(in: $0, what: "intermediates file") }
-        let options = VerificationOptions(
+        var options = VerificationOptions(
             purpose: purpose, time: atTime.flatMap(TimeArgument.parse), hostname: domain,
             minimumDaysValid: minDaysValid, allowPartialChain: partialChain, intermediates: intermediates, limits: limits)
+        options.allowWeakCrypto = allowWeakCrypto
+        if allowWeakCrypto {
+            Diagnostics.emit(
+                "--allow-weak-crypto", .warning,
+                "the verification policy is off: MD2, MD4, MD5 and RSA/DSA keys under 1024 bits are accepted, so valid proves much less (forensic use only)")
+        }
         return Verifier(trust: store, options: options)
     }
 

@@ -5,8 +5,9 @@ import Foundation
 struct VerificationReport: Encodable {
     var path: String
     var valid: Bool
-    /// The verdict code: valid, not-signed, malformed, tampered, signer-not-found, untrusted,
-    /// expired, not-yet-valid, wrong-purpose, host-mismatch, expiring-soon.
+    /// The verdict code: valid, not-signed, malformed, tampered, unsupported-algorithm,
+    /// unsupported-cms, weak-algorithm, signer-not-found, untrusted, expired, not-yet-valid,
+    /// wrong-purpose, host-mismatch, expiring-soon.
     var verdict: String
     /// Why not valid; null when valid.
     var reason: String?
@@ -17,6 +18,8 @@ struct VerificationReport: Encodable {
     var signerInfos: [SignerInfo]
     var signer: CertificateInfo?
     var chain: [CertificateInfo]
+    /// The verification policy's warnings, one sentence each (SHA-1, keys under 2048 bits, …).
+    var warnings: [String]
 
     init(path: String, result: VerificationResult, options: VerificationOptions) {
         self.path = path
@@ -30,10 +33,11 @@ struct VerificationReport: Encodable {
         signerInfos = result.signerInfos
         signer = result.signers.first
         chain = result.chain
+        warnings = result.warnings.map(\.message)
     }
 
     enum CodingKeys: String, CodingKey {
-        case path, valid, verdict, reason, kind, checkedAt, purpose, domain, signerInfos, signer, chain
+        case path, valid, verdict, reason, kind, checkedAt, purpose, domain, signerInfos, signer, chain, warnings
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -49,6 +53,7 @@ struct VerificationReport: Encodable {
         try container.encode(signerInfos, forKey: .signerInfos)
         try container.encode(signer, forKey: .signer)
         try container.encode(chain, forKey: .chain)
+        try container.encode(warnings, forKey: .warnings)
     }
 }
 
@@ -75,6 +80,7 @@ enum TextReport {
     static func verification(path: String, result: VerificationResult) -> String {
         var lines = ["\(Diagnostics.displayName(path)): \(result.verdict.code)"]
         if let reason = result.verdict.reason { lines.append("  reason:     \(reason)") }
+        for warning in result.warnings { lines.append("  warning:    \(warning.message)") }
         lines.append("  kind:       \(result.kind.rawValue)")
         lines.append("  checked at: \(date(result.checkedAt))")
         for info in result.signerInfos {
