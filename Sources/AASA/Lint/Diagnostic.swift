@@ -35,3 +35,18 @@ public struct Diagnostic: Hashable, Sendable, Codable {
         self.location = location
     }
 }
+
+extension Diagnostic {
+    /// Report order: file-level findings (no line) first, then by line, column, rule ID, and
+    /// finally message, so the order never depends on how the rules ran.
+    static func reportOrder(_ lhs: Diagnostic, _ rhs: Diagnostic) -> Bool {
+        let left = (lhs.location.line ?? 0, lhs.location.column ?? 0)
+        let right = (rhs.location.line ?? 0, rhs.location.column ?? 0)
+        if left != right { return left < right }
+        if lhs.rule != rhs.rule { return lhs.rule.rawValue < rhs.rule.rawValue }
+        if lhs.location.path != rhs.location.path {
+            return lhs.location.path.description < rhs.location.path.description
+        }
+        return lhs.message < rhs.message
+    }
+}
