@@ -6,64 +6,6 @@ import NIOPosix
 import NIOSSL
 import NIOTLS
 
-/// What one fetch of one URL gave: a response (maybe cut at the size cap), or why none came,
-/// with the TLS certificate the server presented and the timings.
-struct FetchResult: Sendable {
-    var target: FetchTarget
-    var address: String?
-    var attempts: Int
-    var timings: PathReport.Timings
-    var tls: TLSObservation?
-    var response: FetchedResponse?
-    var failure: FetchFailure?
-}
-
-/// A response head and the body read (at most the size cap).
-struct FetchedResponse: Sendable {
-    var status: Int
-    var headers: HTTPHeaders
-    var body: Data
-    /// Reading stopped at the cap (the body is longer than `body`).
-    var truncated: Bool
-
-    var declaredLength: Int? { headers.first(name: "content-length").flatMap { Int($0) } }
-}
-
-/// Why a fetch gave no complete response.
-enum FetchFailure: Sendable, Error {
-    /// The TLS handshake failed (the certificate did not verify, or another handshake error).
-    case tls(String)
-    /// No connection: name resolution, refused, reset before an answer. Retried.
-    case connection(String)
-    /// The timeout ran out; the text says in which phase.
-    case timeout(String)
-    /// The connection broke after the answer had started.
-    case interrupted(String)
-
-    var rule: RuleID {
-        switch self {
-        case .tls: return HostingRules.tlsError
-        case .connection, .interrupted: return HostingRules.connectionFailed
-        case .timeout: return HostingRules.timeout
-        }
-    }
-
-    var message: String {
-        switch self {
-        case .tls(let text), .connection(let text), .timeout(let text), .interrupted(let text): return text
-        }
-    }
-}
-
-/// The server's certificates as checked in the TLS verification callback.
-struct TLSObservation: Sendable {
-    var report: TLSReport
-    /// The leaf, for comparing with a signer.
-    var leaf: X509Certificate?
-    /// The leaf's SubjectPublicKeyInfo (DER), for "same key".
-    var leafPublicKey: [UInt8]?
-}
-
 /// Fetches `https://` URLs one connection each, as Apple's fetcher does: no redirect followed,
 /// no cookies, no compression asked for; SwiftNIO's HTTP/1.1 codec over NIOSSL, with a
 /// verification callback that checks the server's chain with the `AASA` library (system roots
@@ -211,30 +153,7 @@ final class HTTPSFetcher: Sendable {
     }
 }
 
-/// Words for TLS verdicts (the `AASA` library's reasons talk about signers).
-enum TLSWording {
-    static func reason(_ verdict: VerificationVerdict, host: String) -> String {
-        func when(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
-        func which(_ depth: Int) -> String { depth == 0 ? "the server certificate" : "the certificate at chain depth \(depth)" }
-        switch verdict {
-        case .valid: return "valid"
-        case .expired(let certificate, let depth):
-            return "\(which(depth)) \"\(certificate.subject)\" expired at \(when(certificate.notAfter))"
-        case .notYetValid(let certificate, let depth):
-            return "\(which(depth)) \"\(certificate.subject)\" is valid only from \(when(certificate.notBefore))"
-        case .hostMismatch(_, let certificate):
-            let names = certificate.dnsNames.isEmpty ? "no DNS names" : certificate.dnsNames.joined(separator: ", ")
-            return "the server certificate is not valid for \(host) (it names \(names))"
-        case .untrusted(let detail, let certificate, let depth):
-            let subject = certificate.map { " (\(which(depth)) \"\($0.subject)\")" } ?? ""
-            return "untrusted: \(detail)\(subject)"
-        case .wrongPurpose(_, let certificate, let depth):
-            return "\(which(depth)) \"\(certificate.subject)\" is not for TLS servers"
-        default:
-            return verdict.reason ?? verdict.code
-        }
-    }
-}
+// MARK: - One attempt: its state and its channel handler, private to the fetcher
 
 /// One attempt's state, on its event loop only.
 private final class FetchState {

@@ -1,0 +1,35 @@
+import AASA
+import Foundation
+import NIOHTTP1
+
+/// What one fetch of one URL gave: a response (maybe cut at the size cap), or why none came,
+/// with the TLS certificate the server presented and the timings.
+struct FetchResult: Sendable {
+    var target: FetchTarget
+    var address: String?
+    var attempts: Int
+    var timings: PathReport.Timings
+    var tls: TLSObservation?
+    var response: FetchedResponse?
+    var failure: FetchFailure?
+}
+
+/// A response head and the body read (at most the size cap).
+struct FetchedResponse: Sendable {
+    var status: Int
+    var headers: HTTPHeaders
+    var body: Data
+    /// Reading stopped at the cap (the body is longer than `body`).
+    var truncated: Bool
+
+    var declaredLength: Int? { headers.first(name: "content-length").flatMap { Int($0) } }
+}
+
+/// The server's certificates as checked in the TLS verification callback.
+struct TLSObservation: Sendable {
+    var report: TLSReport
+    /// The leaf, for comparing with a signer.
+    var leaf: X509Certificate?
+    /// The leaf's SubjectPublicKeyInfo (DER), for "same key".
+    var leafPublicKey: [UInt8]?
+}
