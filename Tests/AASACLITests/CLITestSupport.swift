@@ -1,5 +1,7 @@
 import Foundation
-import AASATestSupport
+// Re-exported so that every file of this target sees the members of AASATestSupport's types
+// (`CLI.Result` is its `ProcessResult`) without an import of its own (MemberImportVisibility).
+@_exported import AASATestSupport
 import Testing
 
 /// Runs the built `aasa` executable (and the `openssl` CLI) the way a user would, capturing
@@ -46,35 +48,19 @@ enum CLI {
 
     // MARK: - Running
 
-    /// What a run produced: AASATestSupport's `ProcessResult`, with its members declared here
-    /// so that a test file needs no import of AASATestSupport to read them.
-    struct Result: CustomStringConvertible {
-        let run: ProcessResult
-
-        var status: Int32 { run.status }
-        var stdout: Data { run.stdout }
-        var stderr: String { run.stderr }
-        var stdoutText: String { run.stdoutText }
-        /// The stderr lines, without the empty one after the final newline.
-        var stderrLines: [String] { run.stderrLines }
-
-        /// The stdout parsed as JSON (`JSONSerialization`, so the test does not share the CLI's types).
-        func json() throws -> Any { try run.json() }
-        func jsonObject() throws -> [String: Any] { try run.jsonObject() }
-
-        var description: String { run.description }
-    }
+    /// What a run produced: status, stdout, stderr, time (AASATestSupport's `ProcessResult`).
+    typealias Result = ProcessResult
 
     /// Runs `aasa` with `args`. `environment` is added to (overrides) the test's environment.
     static func run(
         _ args: [String], stdin: Data? = nil, environment: [String: String]? = nil, in directory: URL? = nil
     ) -> Result {
-        Result(run: ProcessRunner.run(executable, args, stdin: stdin, environment: environment, in: directory))
+        ProcessRunner.run(executable, args, stdin: stdin, environment: environment, in: directory)
     }
 
     /// Runs the `openssl` CLI.
     static func openssl(_ args: [String], stdin: Data? = nil, in directory: URL? = nil) -> Result {
-        Result(run: ProcessRunner.run(opensslExecutable, args, stdin: stdin, in: directory))
+        ProcessRunner.run(opensslExecutable, args, stdin: stdin, in: directory)
     }
 
     /// Runs `openssl` and fails the test (by throwing) unless it exits 0.

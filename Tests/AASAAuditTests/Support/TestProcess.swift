@@ -1,5 +1,7 @@
 import Foundation
-import AASATestSupport
+// Re-exported so that every file of this target sees the members of AASATestSupport's types
+// (`TestProcess.Result` is its `ProcessResult`) without an import of its own (MemberImportVisibility).
+@_exported import AASATestSupport
 
 /// Where the package's files are, found through `#filePath`.
 enum TestPaths {
@@ -18,25 +20,8 @@ enum TestPaths {
 /// Runs a program through AASATestSupport's `ProcessRunner` (stdout and stderr captured in
 /// files, stdin from the given bytes or /dev/null, a time limit): one runner for every target.
 enum TestProcess {
-    /// What a run produced: AASATestSupport's `ProcessResult`, with its members declared here
-    /// so that a test file needs no import of AASATestSupport to read them.
-    struct Result: CustomStringConvertible {
-        let run: ProcessResult
-
-        var status: Int32 { run.status }
-        var stdout: Data { run.stdout }
-        var stderr: String { run.stderr }
-        var seconds: Double { run.seconds }
-        var stdoutText: String { run.stdoutText }
-
-        /// stdout as one JSON object.
-        func jsonObject() throws -> [String: Any] { try run.jsonObject() }
-
-        /// stdout as JSON lines, one object each.
-        func jsonLines() throws -> [[String: Any]] { try run.jsonLines() }
-
-        var description: String { run.description }
-    }
+    /// What a run produced: status, stdout, stderr, time (AASATestSupport's `ProcessResult`).
+    typealias Result = ProcessResult
 
     /// Runs the built `aasa` with `args`.
     static func aasa(_ args: [String], stdin: Data? = nil, timeout: TimeInterval = 120) -> Result {
@@ -44,7 +29,7 @@ enum TestProcess {
     }
 
     static func run(_ executable: String, _ args: [String], stdin: Data? = nil, timeout: TimeInterval = 120) -> Result {
-        Result(run: ProcessRunner.run(URL(fileURLWithPath: executable), args, stdin: stdin, timeout: timeout))
+        ProcessRunner.run(URL(fileURLWithPath: executable), args, stdin: stdin, timeout: timeout)
     }
 
     struct Failure: Error, CustomStringConvertible {
