@@ -143,7 +143,7 @@ extension AASACommand {
                     checkTime: atTime.flatMap(TimeArgument.parse), timeout: timeout, retries: retries,
                     maximumBodySize: bodyCap, limits: limits.values.library, resolve: try resolve.map(ResolveRule.parse),
                     checkCDN: cdn,
-                    cdnBaseURL: cdnBaseURL, userAgent: "aasa-audit/\(AASAVersion.current)")
+                    cdnBaseURL: cdnBaseURL, userAgent: "aasa-audit/\(AASAVersion.number)")
                 source = try DomainSource(arguments: domains, file: domainsFile)
                 do {
                     auditor = try Auditor(configuration: configuration)
