@@ -63,9 +63,10 @@ trap finish EXIT
 # man-db for `man -w`; file for the checks below.
 scripts/ensure-deps.sh man-db file
 
-# 1. Build the release.
+# 1. Build the release. The .deb's xz level only trades size for time (-1: 22 MB in 4 s
+# instead of 19 MB in 35 s): CI takes the fast one unless told otherwise.
 say "running scripts/release.sh"
-artefacts=$(scripts/release.sh) || abort "scripts/release.sh failed"
+artefacts=$(AASA_DEB_XZ_LEVEL=${AASA_DEB_XZ_LEVEL:-1} scripts/release.sh) || abort "scripts/release.sh failed"
 tarball=$(grep -E '^dist/aasa-.*\.tar\.gz$' <<< "$artefacts" || true)
 deb=$(grep -E '^dist/aasa_.*\.deb$' <<< "$artefacts" || true)
 [ -f "$tarball" ] && [ -f "$deb" ] && [ -f dist/SHA256SUMS ] ||
@@ -112,11 +113,12 @@ expected_deb=$(
         printf '%s\n' ./ ./usr/ ./usr/bin/ ./usr/bin/aasa ./usr/share/ \
             ./usr/share/bash-completion/ ./usr/share/bash-completion/completions/ \
             ./usr/share/bash-completion/completions/aasa \
-            ./usr/share/doc/ ./usr/share/doc/aasa/ ./usr/share/doc/aasa/copyright \
+            ./usr/share/doc/ ./usr/share/doc/aasa/ ./usr/share/doc/aasa/changelog.gz ./usr/share/doc/aasa/copyright \
             ./usr/share/fish/ ./usr/share/fish/vendor_completions.d/ ./usr/share/fish/vendor_completions.d/aasa.fish \
+            ./usr/share/lintian/ ./usr/share/lintian/overrides/ ./usr/share/lintian/overrides/aasa \
             ./usr/share/man/ ./usr/share/man/man1/ ./usr/share/man/man1/aasa.1.gz \
             ./usr/share/zsh/ ./usr/share/zsh/vendor-completions/ ./usr/share/zsh/vendor-completions/_aasa
-        if [ -f CHANGELOG.md ]; then echo ./usr/share/doc/aasa/changelog.gz; fi
+        if [ -f CHANGELOG.md ]; then echo ./usr/share/doc/aasa/CHANGELOG.md.gz; fi
     } | sort
 )
 actual_deb=$(dpkg-deb --fsys-tarfile "$deb" | tar -t | sort)
