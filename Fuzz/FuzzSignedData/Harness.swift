@@ -17,6 +17,13 @@ private let verifier: Verifier? = {
 /// parsed from the cache, chains remembered). It must agree with the uncached verifier.
 private let cachedVerifier: Verifier? = verifier.map { Verifier(trust: $0.trust, options: $0.options, chainCache: ChainCache()) }
 
+/// The same verifier with the forensic opt-out (`--allow-weak-crypto`).
+private let weakVerifier: Verifier? = verifier.map {
+    var options = $0.options
+    options.allowWeakCrypto = true
+    return Verifier(trust: $0.trust, options: options)
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 func fuzzOneInput(_ bytes: UnsafeRawPointer, _ count: Int) -> CInt {
     let data = Data(bytes: bytes, count: count)
@@ -33,11 +40,20 @@ func fuzzOneInput(_ bytes: UnsafeRawPointer, _ count: Int) -> CInt {
         let result = verifier.verify(data)
         // The property that matters: content is only ever returned for a valid file.
         if result.content != nil && !result.isValid { fatalError("content returned for an invalid file") }
+        // The verification policy: nothing it refuses is ever valid, and what it accepts with a
+        // warning is never refused (issue #12).
+        if result.isValid && result.warnings.contains(where: \.refused) { fatalError("a refused finding in a valid result") }
+        if result.verdict.code == "weak-algorithm" && result.content != nil { fatalError("content for a weak algorithm") }
+        // The forensic opt-out only ever turns weak-algorithm into something else.
+        if let weakVerifier, result.verdict.code != "weak-algorithm" {
+            let weak = weakVerifier.verify(data)
+            if weak.verdict != result.verdict { fatalError("allowWeakCrypto changed a \(result.verdict.code) verdict") }
+        }
         if let cachedVerifier {
             // Twice, so that the second run takes every cache hit the first one stored.
             for _ in 0..<2 {
                 let cached = cachedVerifier.verify(data)
-                if cached.verdict.code != result.verdict.code || cached.content != result.content
+                if cached.verdict != result.verdict || cached.content != result.content || cached.warnings != result.warnings
                     || cached.signers.map(\.sha256Fingerprint) != result.signers.map(\.sha256Fingerprint)
                     || cached.chain.map(\.sha256Fingerprint) != result.chain.map(\.sha256Fingerprint)
                 {

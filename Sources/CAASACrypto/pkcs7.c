@@ -467,15 +467,22 @@ static caasa_status caasa_check_algorithms(PKCS7_SIGNER_INFO *info, int index) {
     char name[160];
     X509_ALGOR_get0(&object, NULL, NULL, digest);
     int digest_nid = OBJ_obj2nid(object);
-    ERR_set_mark();
-    EVP_MD *md = digest_nid == NID_undef ? NULL : EVP_MD_fetch(NULL, OBJ_nid2sn(digest_nid), NULL);
-    ERR_pop_to_mark();
-    if (md == NULL) {
+    // EVP_MD_fetch takes a lock and a property query: remember the last digest that worked on
+    // this thread (a batch uses one digest throughout).
+    static _Thread_local int fetched_nid = NID_undef;
+    EVP_MD *md = NULL;
+    if (digest_nid != NID_undef && digest_nid != fetched_nid) {
+        ERR_set_mark();
+        md = EVP_MD_fetch(NULL, OBJ_nid2sn(digest_nid), NULL);
+        ERR_pop_to_mark();
+        if (md != NULL) fetched_nid = digest_nid;
+        EVP_MD_free(md);
+    }
+    if (digest_nid == NID_undef || digest_nid != fetched_nid) {
         caasa_explain("SignerInfo %d uses the digest algorithm %s, which OpenSSL cannot compute", index + 1,
                       caasa_describe_object(object, name, sizeof name));
         return CAASA_ERR_UNSUPPORTED_ALGORITHM;
     }
-    EVP_MD_free(md);
     X509_ALGOR_get0(&object, NULL, NULL, signature);
     int key_nid = OBJ_obj2nid(object), signature_digest = NID_undef;
     if (key_nid != NID_undef) OBJ_find_sigid_algs(key_nid, &signature_digest, &key_nid);
@@ -626,11 +633,12 @@ caasa_status caasa_pkcs7_verify_signature(const caasa_pkcs7 *message, const caas
     // that a bad signature and an untrusted signer get different verdicts. BINARY: return the
     // content bytes exactly as embedded. NOINTERN: look signers up in `candidates` only.
     const int flags = PKCS7_NOVERIFY | PKCS7_BINARY | PKCS7_NOINTERN;
-    // A signer key OpenSSL cannot use is not a bad signature: DSA whose parameters are
+    if (PKCS7_verify(p7, candidates, NULL, NULL, content, flags) == 1) goto verified;
+    // Failed. A signer key OpenSSL cannot use is not a bad signature: DSA whose parameters are
     // inherited from the issuer (RFC 3279) cannot be checked on its own.
     ERR_set_mark();
     signers = PKCS7_get0_signers(p7, candidates, PKCS7_NOINTERN);
-    ERR_pop_to_mark();  // a signer not found is reported by PKCS7_verify below
+    ERR_pop_to_mark();  // a signer not found is reported from PKCS7_verify's errors below
     for (int i = 0; signers != NULL && i < sk_X509_num(signers); i++) {
         X509 *signer = sk_X509_value(signers, i);
         ERR_set_mark();
@@ -656,10 +664,10 @@ caasa_status caasa_pkcs7_verify_signature(const caasa_pkcs7 *message, const caas
     }
     sk_X509_free(signers);
     signers = NULL;
-    if (PKCS7_verify(p7, candidates, NULL, NULL, content, flags) != 1) {
-        status = caasa_verify_failure();
-        goto done;
-    }
+    status = caasa_verify_failure();
+    goto done;
+
+verified:
     signers = PKCS7_get0_signers(p7, candidates, PKCS7_NOINTERN);
     if (signers == NULL) {
         status = caasa_verify_failure();
