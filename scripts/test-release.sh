@@ -264,7 +264,7 @@ if [ -z "$reinstall_at_end" ]; then
         installed=""
         check "dpkg -r aasa removes /usr/bin/aasa" test ! -e /usr/bin/aasa
         status=$(dpkg-query -W -f='${db:Status-Status}' aasa 2>/dev/null || true)
-        check "the package is gone (status '${status:-unknown}')" test "${status:-not-installed}" = not-installed
+        check "dpkg no longer has aasa installed (${status:-unknown to dpkg})" test "${status:-not-installed}" = not-installed
     else
         cat "$work/dpkg.log" >&2
         bad "dpkg -r aasa"
