@@ -11,7 +11,7 @@
 #
 # Needs root (dpkg -i) and changes the machine's package database only for the test: an `aasa`
 # package of another version already installed is refused (the test would remove it); one of
-# the same version (an earlier run's) is replaced and reinstalled from this build at the end.
+# the same version (an earlier run's) is replaced, removed, and this build installed at the end.
 # Images whose dpkg configuration excludes man pages or docs (path-exclude, as in minimised
 # container images) are named, and those files are installed with --path-include so that they
 # are really tested. Expects scripts/test.sh to have built .build (the man page plugin reuses it).
@@ -39,10 +39,10 @@ sudo=""
 work=$(mktemp -d)
 installed=""        # this test installed the package
 reinstall_at_end="" # an aasa of this version was installed before the test
-dpkg_filters=()      # --path-include options that undo this machine's dpkg path-exclude
+dpkg_filters=()     # --path-include options that undo this machine's dpkg path-exclude
 finish() {
     local status=$?
-    if [ -n "$installed" ] && [ -z "$reinstall_at_end" ]; then
+    if [ -n "$installed" ]; then
         $sudo dpkg -r aasa >/dev/null 2>&1 || say "could not remove the aasa package: remove it with dpkg -r aasa"
     fi
     if [ -n "$reinstall_at_end" ] && [ -n "${deb:-}" ]; then
@@ -159,7 +159,7 @@ prior=$(dpkg-query -W -f='${db:Status-Status} ${Version}' aasa 2>/dev/null || tr
 case "$prior" in
     "" | "not-installed "*) ;;
     "installed $version")
-        say "note: aasa $version is already installed (an earlier run's?): this build replaces it and is reinstalled at the end"
+        say "note: aasa $version is already installed (an earlier run's?): the test replaces and removes it, then installs this build again at the end"
         reinstall_at_end=1
         ;;
     *) abort "an aasa package is already on this machine ($prior); the test would replace and remove it: remove it first (dpkg -r aasa)" ;;
@@ -259,16 +259,14 @@ verifies_example() {
 }
 check "the installed aasa verifies the example" verifies_example /usr/bin/aasa
 
-if [ -z "$reinstall_at_end" ]; then
-    if $sudo dpkg -r aasa >"$work/dpkg.log" 2>&1; then
-        installed=""
-        check "dpkg -r aasa removes /usr/bin/aasa" test ! -e /usr/bin/aasa
-        status=$(dpkg-query -W -f='${db:Status-Status}' aasa 2>/dev/null || true)
-        check "dpkg no longer has aasa installed (${status:-unknown to dpkg})" test "${status:-not-installed}" = not-installed
-    else
-        cat "$work/dpkg.log" >&2
-        bad "dpkg -r aasa"
-    fi
+if $sudo dpkg -r aasa >"$work/dpkg.log" 2>&1; then
+    installed=""
+    check "dpkg -r aasa removes /usr/bin/aasa" test ! -e /usr/bin/aasa
+    status=$(dpkg-query -W -f='${db:Status-Status}' aasa 2>/dev/null || true)
+    check "dpkg no longer has aasa installed (${status:-unknown to dpkg})" test "${status:-not-installed}" = not-installed
+else
+    cat "$work/dpkg.log" >&2
+    bad "dpkg -r aasa"
 fi
 
 # 4. The tarball, unpacked in an empty directory, with an empty environment.
