@@ -69,8 +69,9 @@ say "running scripts/release.sh"
 artefacts=$(AASA_DEB_XZ_LEVEL=${AASA_DEB_XZ_LEVEL:-1} scripts/release.sh) || abort "scripts/release.sh failed"
 tarball=$(grep -E '^dist/aasa-.*\.tar\.gz$' <<< "$artefacts" || true)
 deb=$(grep -E '^dist/aasa_.*\.deb$' <<< "$artefacts" || true)
-[ -f "$tarball" ] && [ -f "$deb" ] && [ -f dist/SHA256SUMS ] ||
+if [ ! -f "$tarball" ] || [ ! -f "$deb" ] || [ ! -f dist/SHA256SUMS ]; then
     abort "release.sh did not list a tarball, a .deb and SHA256SUMS: $artefacts"
+fi
 ok "release.sh built $tarball, $deb and dist/SHA256SUMS"
 version=$(dpkg-deb -f "$deb" Version)
 top="aasa-$version"
@@ -78,8 +79,10 @@ deb_arch=$(dpkg --print-architecture)
 example="$repo/examples/apple-app-site-association.p7m"
 trust=(--ca-file "$repo/certs/ca-bundle.pem" --no-system-roots)
 
-check "SHA256SUMS checks (sha256sum -c)" \
-    bash -c 'cd dist && sha256sum --strict --quiet -c SHA256SUMS && [ "$(wc -l < SHA256SUMS)" -eq 2 ]'
+sums_check() { (cd dist && sha256sum --strict --quiet -c SHA256SUMS && [ "$(wc -l < SHA256SUMS)" -eq 2 ]); }
+check "SHA256SUMS checks (sha256sum -c), both artefacts" sums_check
+# owned_by_root: a `tar -tv --numeric-owner` listing on stdin has only 0/0 owners.
+owned_by_root() { ! awk '{ print $2 }' | grep -qv '^0/0$'; }
 
 # 2. What the archives hold.
 optional_docs=()
@@ -105,8 +108,8 @@ else
     bad "the tarball's files differ from the expected list:"
     diff <(echo "$expected_tar") <(echo "$actual_tar") | sed 's/^/    /' >&2 || true
 fi
-check "every tarball entry is owned by 0/0" \
-    bash -c '! tar --numeric-owner -tvzf "$1" | awk "{ print \$2 }" | grep -qv "^0/0$"' _ "$tarball"
+tar_owned_by_root() { tar --numeric-owner -tvzf "$tarball" | owned_by_root; }
+check "every tarball entry is owned by 0/0" tar_owned_by_root
 
 expected_deb=$(
     {
@@ -128,8 +131,8 @@ else
     bad "the .deb's files differ from the expected list:"
     diff <(echo "$expected_deb") <(echo "$actual_deb") | sed 's/^/    /' >&2 || true
 fi
-check "every .deb entry is owned by 0/0" \
-    bash -c '! dpkg-deb --fsys-tarfile "$1" | tar --numeric-owner -tv | awk "{ print \$2 }" | grep -qv "^0/0$"' _ "$deb"
+deb_owned_by_root() { dpkg-deb --fsys-tarfile "$deb" | tar --numeric-owner -tv | owned_by_root; }
+check "every .deb entry is owned by 0/0" deb_owned_by_root
 control_ok() {
     [ "$(dpkg-deb -f "$deb" Package)" = aasa ] &&
         [ "$(dpkg-deb -f "$deb" Architecture)" = "$deb_arch" ] &&
@@ -146,8 +149,8 @@ mkdir -p "$unpacked/tar" "$unpacked/deb"
 tar -C "$unpacked/tar" -xzf "$tarball"
 dpkg-deb -x "$deb" "$unpacked/deb"
 check "the .deb and the tarball ship the same binary" cmp -s "$unpacked/deb/usr/bin/aasa" "$unpacked/tar/$top/bin/aasa"
-check "the .deb and the tarball ship the same man page" \
-    bash -c 'gzip -dc "$1" | cmp -s - "$2"' _ "$unpacked/deb/usr/share/man/man1/aasa.1.gz" "$unpacked/tar/$top/share/man/man1/aasa.1"
+same_man_page() { gzip -dc "$unpacked/deb/usr/share/man/man1/aasa.1.gz" | cmp -s - "$unpacked/tar/$top/share/man/man1/aasa.1"; }
+check "the .deb and the tarball ship the same man page" same_man_page
 static_ok() {
     local binary="$unpacked/tar/$top/bin/aasa"
     file -b "$binary" | grep -Eq 'statically linked|static-pie linked' && ! ldd "$binary" >/dev/null 2>&1
