@@ -15,7 +15,8 @@
 #
 # Progress goes to stderr; the artefacts' paths, one a line, to stdout.
 # Environment: AASA_MAINTAINER (the .deb's Maintainer; default: the last commit's author),
-# AASA_MANUAL_SCRATCH_PATH, AASA_DEB_XZ_LEVEL (default 6). lintian is run on the .deb when it is installed (never fatal).
+# AASA_MANUAL_SCRATCH_PATH, AASA_DEB_XZ_LEVEL (default 6). lintian is run on the .deb when it
+# is installed (never fatal; it is not installed for this).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 umask 022
