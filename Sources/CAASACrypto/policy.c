@@ -89,19 +89,37 @@ static int caasa_policy_key(caasa_policy_report *report, X509 *cert, int allow_w
     return weak && !allow_weak;
 }
 
+/// The key-size and certificate-signature rules on one certificate; the signature is skipped when
+/// `relied_on_signature` is 0. Returns 1 when a finding is refused.
+static int caasa_policy_certificate(caasa_policy_report *report, X509 *cert, int allow_weak, int depth,
+                                    int relied_on_signature) {
+    int refused = caasa_policy_key(report, cert, allow_weak, depth);
+    if (!relied_on_signature) return refused;
+    int digest_nid = NID_undef;
+    if (X509_get_signature_info(cert, &digest_nid, NULL, NULL, NULL) && digest_nid != NID_undef)
+        refused |= caasa_policy_digest(report, CAASA_POLICY_CERT_SIGNATURE, digest_nid, allow_weak, depth);
+    return refused;
+}
+
 int caasa_policy_check_chain(const caasa_certs *chain, int allow_weak, caasa_policy_report *report) {
     STACK_OF(X509) *stack = caasa_stack(chain);
     int count = sk_X509_num(stack);
     int refused = 0;
     for (int depth = 0; depth < count; depth++) {
         X509 *cert = sk_X509_value(stack, depth);
-        refused |= caasa_policy_key(report, cert, allow_weak, depth);
         // The self-signature of a self-signed anchor at the top is never relied on (as in
         // OpenSSL's own security-level check).
-        if (depth == count - 1 && X509_self_signed(cert, 0) == 1) continue;
-        int digest_nid = NID_undef;
-        if (X509_get_signature_info(cert, &digest_nid, NULL, NULL, NULL) && digest_nid != NID_undef)
-            refused |= caasa_policy_digest(report, CAASA_POLICY_CERT_SIGNATURE, digest_nid, allow_weak, depth);
+        int top_self_signed = depth == count - 1 && X509_self_signed(cert, 0) == 1;
+        refused |= caasa_policy_certificate(report, cert, allow_weak, depth, !top_self_signed);
     }
     return refused;
+}
+
+int caasa_policy_check_certificate(const caasa_certs *certs, size_t index, int allow_weak,
+                                   caasa_policy_report *report) {
+    STACK_OF(X509) *stack = caasa_stack(certs);
+    if (index >= (size_t)sk_X509_num(stack)) return 0;
+    X509 *cert = sk_X509_value(stack, (int)index);
+    // Read alone, a self-signed certificate can only be an anchor: its self-signature is skipped.
+    return caasa_policy_certificate(report, cert, allow_weak, (int)index, X509_self_signed(cert, 0) != 1);
 }

@@ -32,10 +32,16 @@ public struct PolicyFinding: Hashable, Sendable, Codable {
     public let bits: Int?
     /// "MD5", "SHA1" for digests; "RSA", "DSA", "EC" for keys.
     public let algorithm: String
+    /// For a certificate read on its own by ``SignedData/policyFindings(allowWeakCrypto:)``: its
+    /// index among the message's certificates, in file order (``depth`` is then that index too).
+    /// Nil for findings on a chain as built, whose ``depth`` is the chain depth.
+    public let fileIndex: Int?
 
     /// One sentence: what was found and what the policy makes of it.
     public var message: String {
-        let which = depth == 0 ? "the signer certificate" : "the certificate at chain depth \(depth)"
+        let which =
+            fileIndex.map { "certificate [\($0)] of the file" }
+            ?? (depth == 0 ? "the signer certificate" : "the certificate at chain depth \(depth)")
         let what: String
         switch subject {
         case .digest: what = "SignerInfo \(depth + 1) uses the digest \(algorithm)"
@@ -56,7 +62,7 @@ public struct PolicyFinding: Hashable, Sendable, Codable {
         }
     }
 
-    init(_ finding: caasa_policy_finding) {
+    init(_ finding: caasa_policy_finding, fileIndex: Int? = nil) {
         switch finding.subject {
         case .CAASA_POLICY_DIGEST: subject = .digest
         case .CAASA_POLICY_SIGNATURE_DIGEST: subject = .signatureDigest
@@ -68,13 +74,14 @@ public struct PolicyFinding: Hashable, Sendable, Codable {
         depth = Int(finding.depth)
         bits = finding.subject == .CAASA_POLICY_KEY_SIZE ? Int(finding.bits) : nil
         algorithm = String(fixedCString: finding.algorithm)
+        self.fileIndex = fileIndex
     }
 
     /// Every finding of a C report, in order.
-    static func all(in report: caasa_policy_report) -> [PolicyFinding] {
+    static func all(in report: caasa_policy_report, fileIndex: Int? = nil) -> [PolicyFinding] {
         withUnsafeBytes(of: report.findings) { raw in
             let findings = raw.bindMemory(to: caasa_policy_finding.self)
-            return (0..<min(Int(report.count), findings.count)).map { PolicyFinding(findings[$0]) }
+            return (0..<min(Int(report.count), findings.count)).map { PolicyFinding(findings[$0], fileIndex: fileIndex) }
         }
     }
 }

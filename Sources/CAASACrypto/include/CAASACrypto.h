@@ -281,6 +281,13 @@ int caasa_policy_check_signer_info(const caasa_pkcs7 *message, size_t index, int
 /// anchor last), adding findings to `report`. Returns 1 when a finding is refused, else 0.
 int caasa_policy_check_chain(const caasa_certs *chain, int allow_weak, caasa_policy_report *report);
 
+/// Applies the key-size and certificate-signature rules to `certs[index]` read on its own, with
+/// no chain and no trust store (what `aasa inspect` shows): the same findings as in a chain,
+/// `depth` set to `index`, and the self-signature of a self-signed certificate not checked (as
+/// for an anchor). Returns 1 when a finding is refused, else 0.
+int caasa_policy_check_certificate(const caasa_certs *certs, size_t index, int allow_weak,
+                                   caasa_policy_report *report);
+
 // MARK: - Parsing signed messages
 
 
