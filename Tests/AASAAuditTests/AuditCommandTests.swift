@@ -85,6 +85,54 @@ struct AuditCommandTests {
         }
     }
 
+    /// The policy's warning for a file signed with SHA-1, as `verify` and `check` give it.
+    static let sha1Warning = "SignerInfo 1 uses the digest SHA1, which is deprecated (collisions are practical)"
+
+    @Test func sha1SignedFileGetsThePolicyWarningInText() throws {
+        try withNginx { server in
+            let domain = server.domain(.sha1Signed)
+            let result = audit(server, [domain])
+            #expect(result.status == 0, "\(result)")  // a warning: only --fail-on warning fails
+            let text = result.stdoutText
+            #expect(text.contains("\(domain): legacy"), "\(result)")
+            #expect(text.contains("  signature: valid\n"), "\(result)")
+            let lines = text.split(separator: "\n").map(String.init)
+            #expect(lines.contains("    warning: [signature-weak-algorithm] \(Self.sha1Warning)"), "\(result)")
+            #expect(!text.contains("[signature-not-valid]"), "\(result)")
+            // The summary table (DOMAIN VERDICT FILE KIND TLS ERR WARN DEPR) counts it in WARN.
+            let row = try #require(lines.last { $0.hasPrefix(domain) }).split(separator: " ").map(String.init)
+            #expect(row.count == 8, "\(row)")
+            #expect(row.count == 8 && row[5] == "0" && (Int(row[6]) ?? 0) >= 1, "\(row)")
+            #expect(audit(server, [domain, "--fail-on", "warning"]).status == 1)
+        }
+    }
+
+    @Test func sha1SignedFileGetsThePolicyWarningInJSON() throws {
+        try withNginx { server in
+            let domain = server.domain(.sha1Signed)
+            let result = audit(server, [domain, "--format", "json"])
+            #expect(result.status == 0, "\(result)")
+            let document = try result.jsonObject()
+            let report = try #require((document["domains"] as? [[String: Any]])?.first)
+            let diagnostics = try #require(report["diagnostics"] as? [[String: Any]])
+            let weak = diagnostics.filter { $0["rule"] as? String == "signature-weak-algorithm" }
+            #expect(weak.count == 1, "\(diagnostics)")
+            #expect(weak.first?["severity"] as? String == "warning")
+            #expect(weak.first?["message"] as? String == Self.sha1Warning)
+            #expect(weak.first?["url"] as? String == "https://\(domain)/.well-known/apple-app-site-association")
+            let file = try #require(report["file"] as? [String: Any])
+            #expect((file["signature"] as? [String: Any])?["verdict"] as? String == "valid")
+            let items = try #require(file["items"] as? [[String: Any]])
+            #expect(items.contains { $0["rule"] as? String == "signature-weak-algorithm" && $0["severity"] as? String == "warning" })
+            let summary = try #require(document["summary"] as? [String: Any])
+            #expect((summary["rules"] as? [String: Int])?["signature-weak-algorithm"] == 1)
+            // JSON lines carry the same diagnostic.
+            let lines = try audit(server, [domain, "--format", "jsonl"]).jsonLines()
+            let jsonl = (lines.first?["diagnostics"] as? [[String: Any]]) ?? []
+            #expect(jsonl.contains { $0["rule"] as? String == "signature-weak-algorithm" && $0["message"] as? String == Self.sha1Warning })
+        }
+    }
+
     @Test func failOnSetsWhatFails() throws {
         try withNginx { server in
             // signed-root: a warning (served-at-root-only) and deprecations, no error.

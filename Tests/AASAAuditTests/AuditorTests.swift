@@ -199,6 +199,26 @@ struct AuditorTests {
         }
     }
 
+    @Test func sha1SignedFileIsValidWithThePolicyWarning() async throws {
+        try await withNginx { server in
+            let report = try #require(try await audit(server, [.sha1Signed]).first)
+            let signature = try #require(report.file?.signature)
+            #expect(signature.valid && signature.verdict == "valid", "\(signature)")
+            #expect(signature.identity == "same-certificate")
+            let weak = report.diagnostics.filter { $0.rule.rawValue == "signature-weak-algorithm" }
+            #expect(weak.count == 1, "\(report.diagnostics)")
+            #expect(weak.first?.severity == .warning)
+            #expect(weak.first?.message == "SignerInfo 1 uses the digest SHA1, which is deprecated (collisions are practical)")
+            #expect(weak.first?.url == "https://\(server.domain(.sha1Signed))/.well-known/apple-app-site-association")
+            #expect(!rules(report).contains("signature-not-valid"))
+            // The check item for the warning, as `aasa check` gives it.
+            #expect(report.file?.items.contains { $0.rule.rawValue == "signature-weak-algorithm" } == true)
+            // Signed and legacy: the deprecations decide the verdict; the warning is counted.
+            #expect(report.verdict == .legacy, "\(report.diagnostics)")
+            #expect(report.count(.warning) >= 1)
+        }
+    }
+
     @Test func signerWithAnotherKeyButValidForTheHostIsTheIdentity() async throws {
         try await withNginx { server in
             let report = try #require(try await audit(server, [.apex]).first)

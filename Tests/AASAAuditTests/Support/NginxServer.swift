@@ -58,6 +58,9 @@ final class NginxServer: @unchecked Sendable {
         case foreignSigner = "foreign-signer.example.com"
         /// A signed file whose signer certificate expired (leaf-expired).
         case expiredSigner = "expired-signer.example.com"
+        /// A file signed as in 2014-2016, with SHA-1 as the SignerInfo's digest (leaf-wildcard, the
+        /// TLS identity): valid, with the verification policy's SHA-1 warning.
+        case sha1Signed = "sha1-signed.example.com"
         /// example.com with leaf-rsa for TLS, and a file signed by leaf-ec: another key, but a
         /// certificate valid for the host.
         case apex = "example.com"
@@ -296,6 +299,7 @@ enum NginxConfig {
             .wrongHost, cert: "other-domain", key: "leaf-other-domain", "\(wellKnown) \(serve("plain.json", as: "application/json"))")
         servers += server(.foreignSigner, "\(wellKnown) \(serve("signed-other-domain.p7m", as: "application/pkcs7-mime"))")
         servers += server(.expiredSigner, "\(wellKnown) \(serve("signed-expired.p7m", as: "application/pkcs7-mime"))")
+        servers += server(.sha1Signed, "\(wellKnown) \(serve("signed-sha1.p7m", as: "application/pkcs7-mime"))")
         servers += server(.apex, cert: "rsa", key: "leaf-rsa", "\(wellKnown) \(serve("signed-ec.p7m", as: "application/pkcs7-mime"))")
         servers += server(
             .cdn,
@@ -381,15 +385,16 @@ enum Fixtures {
             try (withChain ? pem + chain : pem).write(to: file("\(name).chain.pem"))
         }
         // Signed files, with the legacy recipe.
-        for (name, content, leaf) in [
-            ("signed-wildcard", "legacy.json", "leaf-wildcard"), ("signed-plain", "plain.json", "leaf-wildcard"),
-            ("signed-other-domain", "legacy.json", "leaf-other-domain"), ("signed-expired", "legacy.json", "leaf-expired"),
-            ("signed-ec", "legacy.json", "leaf-ec"),
+        for (name, content, leaf, digest) in [
+            ("signed-wildcard", "legacy.json", "leaf-wildcard", "sha256"), ("signed-plain", "plain.json", "leaf-wildcard", "sha256"),
+            ("signed-other-domain", "legacy.json", "leaf-other-domain", "sha256"),
+            ("signed-expired", "legacy.json", "leaf-expired", "sha256"), ("signed-ec", "legacy.json", "leaf-ec", "sha256"),
+            ("signed-sha1", "legacy.json", "leaf-wildcard", "sha1"),
         ] {
             try TestProcess.requireSuccess(
                 Executables.openssl.path,
                 [
-                    "smime", "-sign", "-inkey", TestPaths.cert("\(leaf).key"), "-signer", TestPaths.cert("\(leaf).pem"),
+                    "smime", "-sign", "-md", digest, "-inkey", TestPaths.cert("\(leaf).key"), "-signer", TestPaths.cert("\(leaf).pem"),
                     "-certfile", TestPaths.cert("chain.pem"), "-noattr", "-nodetach", "-outform", "DER",
                     "-in", file(content).path, "-out", file("\(name).p7m").path,
                 ])
