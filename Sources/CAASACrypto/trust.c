@@ -1,70 +1,9 @@
 // Trust anchors and certificate chain verification.
 #include "internal.h"
-#include <ctype.h>
-#include <dirent.h>
-#include <stdlib.h>
 
 caasa_trust *caasa_trust_new(void) { return (caasa_trust *)X509_STORE_new(); }
 
 void caasa_trust_free(caasa_trust *trust) { X509_STORE_free(caasa_store(trust)); }
-
-/// True when `path` is a directory holding at least one OpenSSL subject-hash name (`8 hex
-/// digits . digit`, as `openssl rehash` / update-ca-certificates write). Stops at the first one.
-static int caasa_is_hash_directory(const char *path) {
-    DIR *directory = opendir(path);
-    if (directory == NULL) return 0;
-    int found = 0;
-    for (struct dirent *entry; !found && (entry = readdir(directory)) != NULL;) {
-        const char *name = entry->d_name;
-        size_t length = strlen(name);
-        if (length < 10 || name[8] != '.') continue;
-        int hex = 1;
-        for (size_t i = 0; i < 8 && hex; i++) hex = isxdigit((unsigned char)name[i]) != 0;
-        int digits = 1;
-        for (size_t i = 9; i < length && digits; i++) digits = isdigit((unsigned char)name[i]) != 0;
-        found = hex && digits;
-    }
-    closedir(directory);
-    return found;
-}
-
-/// The system trust anchors, looked up lazily.
-///
-/// `X509_STORE_set_default_paths` parses the whole bundle file at once (about 140 certificates,
-/// most of a single verification's time) and, in OpenSSL 3, adds a `file:` store lookup that
-/// lists the certificate directory on every issuer lookup. Instead, when `SSL_CERT_FILE` is not
-/// set and the certificate directory (`SSL_CERT_DIR`, or OpenSSL's default, on Debian
-/// /usr/lib/ssl/certs → /etc/ssl/certs) is a hash directory, only OpenSSL's hash-directory
-/// lookup is added: an issuer is read from `HASH.N` when a chain needs it and then stays in
-/// the store for the rest of a batch or audit. Debian's update-ca-certificates writes the bundle
-/// and the hash links from the same set of certificates, so the trust decisions are the same.
-/// Otherwise (a set SSL_CERT_FILE, or no hash directory) the bundle file is loaded as
-/// `openssl verify` would, and the directory too when there is one.
-caasa_status caasa_trust_add_system_roots(caasa_trust *trust) {
-    ERR_clear_error();
-    X509_STORE *store = caasa_store(trust);
-    const char *file = getenv(X509_get_default_cert_file_env());
-    const char *directory = getenv(X509_get_default_cert_dir_env());
-    if (directory == NULL) directory = X509_get_default_cert_dir();
-    // A list of directories (SSL_CERT_DIR=a:b) goes to the hash lookup as it is, with the bundle.
-    int listed = strchr(directory, ':') != NULL;
-    int hashed = !listed && caasa_is_hash_directory(directory);
-    int use_directory = listed || hashed;
-
-    if (file != NULL || !hashed) {
-        X509_LOOKUP *lookup = X509_STORE_add_lookup(store, X509_LOOKUP_file());
-        if (lookup == NULL) return CAASA_ERR_TRUST_LOAD;
-        // A missing bundle is not an error: a system may have no trust store at all.
-        X509_LOOKUP_load_file(lookup, file != NULL ? file : X509_get_default_cert_file(), X509_FILETYPE_PEM);
-    }
-    if (use_directory) {
-        X509_LOOKUP *lookup = X509_STORE_add_lookup(store, X509_LOOKUP_hash_dir());
-        if (lookup == NULL || !X509_LOOKUP_add_dir(lookup, directory, X509_FILETYPE_PEM))
-            return CAASA_ERR_TRUST_LOAD;
-    }
-    ERR_clear_error();  // a missing default file or directory is not an error
-    return CAASA_OK;
-}
 
 caasa_status caasa_trust_add_certs(caasa_trust *trust, const caasa_certs *certs) {
     ERR_clear_error();

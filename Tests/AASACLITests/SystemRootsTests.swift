@@ -65,6 +65,57 @@ struct SystemRootsTests {
         }
     }
 
+    @Test("a missing SSL_CERT_FILE is no error: the directory alone decides")
+    func missingBundle() throws {
+        try withTemporaryDirectory { dir in
+            let certs = try hashDirectory(in: dir)
+            let result = CLI.run(
+                ["verify", Self.example],
+                environment: ["SSL_CERT_DIR": certs.path, "SSL_CERT_FILE": dir.child("no-such-bundle.pem").path])
+            #expect(result.status == 0, "\(result)")
+        }
+    }
+
+    @Test("a bundle in OpenSSL's TRUSTED CERTIFICATE form is read too")
+    func trustedCertificateForm() throws {
+        try withTemporaryDirectory { dir in
+            let empty = dir.child("empty")
+            try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+            let bundle = dir.child("trusted.pem")
+            let convert = CLI.openssl(["x509", "-in", CLI.cert("root-ca.pem"), "-trustout", "-addtrust", "serverAuth", "-out", bundle.path])
+            try #require(convert.status == 0, "\(convert)")
+            let text = try String(contentsOf: bundle, encoding: .utf8)
+            try #require(text.contains("BEGIN TRUSTED CERTIFICATE"), "\(text)")
+            let result = CLI.run(["verify", Self.example], environment: ["SSL_CERT_DIR": empty.path, "SSL_CERT_FILE": bundle.path])
+            #expect(result.status == 0, "\(result)")
+        }
+    }
+
+    @Test("a batch whose workers all miss the directory at once: each finds the issuer once the bundle is loaded")
+    func lazyBundleUnderConcurrency() throws {
+        try withTemporaryDirectory { dir in
+            let empty = dir.child("empty")
+            let files = dir.child("files")
+            try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+            // Files signed by different leaves, so that the chain cache does not answer for them.
+            let leaves = ["leaf-rsa", "leaf-ec", "leaf-ec384", "leaf-wildcard"]
+            for (index, leaf) in leaves.enumerated() {
+                let output = files.child("\(index).p7m")
+                let sign = CLI.run([
+                    "sign", Self.example.replacingOccurrences(of: ".p7m", with: ".json"), "-o", output.path,
+                    "--key", CLI.cert("\(leaf).key"), "--cert", CLI.cert("\(leaf).pem"), "--chain", CLI.cert("chain.pem"),
+                ])
+                try #require(sign.status == 0, "\(sign)")
+            }
+            let result = CLI.run(
+                ["verify", files.path, "--jobs", "4"],
+                environment: ["SSL_CERT_DIR": empty.path, "SSL_CERT_FILE": CLI.cert("ca-bundle.pem")])
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stdoutText.components(separatedBy: ": valid").count - 1 == leaves.count, "\(result)")
+        }
+    }
+
     @Test("SSL_CERT_DIR as a list of directories: each is searched")
     func directoryList() throws {
         try withTemporaryDirectory { dir in

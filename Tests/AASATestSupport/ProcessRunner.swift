@@ -65,7 +65,8 @@ public enum ProcessRunner {
     ///   - stdin: The bytes on standard input; nil for `/dev/null`.
     ///   - environment: Added to (and overriding) the test's own environment; nil leaves it as is.
     ///   - directory: The working directory; nil for the test's.
-    ///   - timeout: Seconds before the program is terminated (SIGTERM); nil waits for ever.
+    ///   - timeout: Seconds before the program is terminated (SIGTERM, then SIGKILL after 2 s);
+    ///     nil waits for ever.
     public static func run(
         _ executable: URL, _ arguments: [String], stdin: Data? = nil, environment: [String: String]? = nil,
         in directory: URL? = nil, timeout: TimeInterval? = 120
@@ -118,8 +119,13 @@ public enum ProcessRunner {
             let deadline = started.addingTimeInterval(timeout)
             while process.isRunning {
                 if Date() > deadline {
+                    // SIGTERM, then SIGKILL: a program that handles SIGTERM (aasa removes its
+                    // temporaries) may be blocked where the handler cannot end it.
                     process.terminate()
                     timedOut = true
+                    let grace = Date().addingTimeInterval(2)
+                    while process.isRunning && Date() < grace { usleep(5_000) }
+                    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
                     break
                 }
                 usleep(5_000)

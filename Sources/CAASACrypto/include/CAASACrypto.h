@@ -382,7 +382,9 @@ typedef struct caasa_trust caasa_trust;
 /// A new, empty trust store (NULL when out of memory).
 caasa_trust *_Nullable caasa_trust_new(void);
 
-/// Adds OpenSSL's default locations (the system bundle; honours SSL_CERT_FILE/SSL_CERT_DIR).
+/// Adds the system trust anchors (OpenSSL's default directory and bundle; honours SSL_CERT_DIR and
+/// SSL_CERT_FILE), read when a chain needs them: the directory by subject hash, the bundle on the
+/// first issuer the directory does not have (systemroots.c).
 caasa_status caasa_trust_add_system_roots(caasa_trust *trust);
 
 /// Adds every certificate of `certs` as a trust anchor.

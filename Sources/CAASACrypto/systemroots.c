@@ -1,0 +1,257 @@
+// The system trust anchors, found when a chain needs them rather than all parsed at start-up.
+//
+// `X509_STORE_set_default_paths` parses the whole bundle file at once (about 140 certificates:
+// three quarters of a single `aasa verify`) and, in OpenSSL 3, adds a `file:` store lookup that
+// lists the certificate directory on every issuer lookup. Instead:
+//   1. the certificate directory (`SSL_CERT_DIR`, or OpenSSL's default: on Debian
+//      /usr/lib/ssl/certs -> /etc/ssl/certs) is searched by subject hash (`HASH.N`, as
+//      `openssl rehash` and update-ca-certificates name them) when an issuer is needed;
+//   2. the bundle file (`SSL_CERT_FILE`, or OpenSSL's default file) is loaded whole, once, the
+//      first time an issuer is not found in the directory (or at once when there is none).
+// Anything found stays in the store for the rest of a batch or an audit. The anchors are the
+// union of both, as with OpenSSL's default paths; only the time they are read changes. What is
+// not the same: a certificate in the directory under a name that is not its subject hash is not
+// found (OpenSSL's `file:` store lookup would list it), as with `openssl verify -CApath`.
+//
+// No library offers a lazily loaded bundle (OpenSSL's file lookup loads at once; its hash
+// directory lookup reads only `HASH.N` names), so the lookup method below is ours: OpenSSL's
+// public X509_LOOKUP_METHOD API, with the bundle's certificates added to the store by
+// OpenSSL's own `X509_load_cert_crl_file`.
+#include "internal.h"
+#include <ctype.h>
+#include <dirent.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+/// True when `path` is a directory holding at least one subject-hash name (`8 hex digits .
+/// digits`). Stops at the first one.
+static int caasa_is_hash_directory(const char *path) {
+    DIR *directory = opendir(path);
+    if (directory == NULL) return 0;
+    int found = 0;
+    for (struct dirent *entry; !found && (entry = readdir(directory)) != NULL;) {
+        const char *name = entry->d_name;
+        size_t length = strlen(name);
+        if (length < 10 || name[8] != '.') continue;
+        int hex = 1;
+        for (size_t i = 0; i < 8 && hex; i++) hex = isxdigit((unsigned char)name[i]) != 0;
+        int digits = 1;
+        for (size_t i = 9; i < length && digits; i++) digits = isdigit((unsigned char)name[i]) != 0;
+        found = hex && digits;
+    }
+    closedir(directory);
+    return found;
+}
+
+// MARK: - A bundle file read by subject
+
+/// One certificate of the bundle: its subject, decoded at once (cheap), and its DER, decoded
+/// into an X509 only when a chain asks for that subject (the public key's decoding is what
+/// costs in OpenSSL 3).
+typedef struct caasa_bundle_entry {
+    X509_NAME *subject;
+    unsigned char *der;
+    long length;
+    int trusted_form;  // "TRUSTED CERTIFICATE": DER followed by OpenSSL's trust settings
+    int added;
+} caasa_bundle_entry;
+
+/// A bundle file, indexed by subject on the first lookup. Batch workers share one store, so
+/// the index and the additions are guarded by `mutex`.
+typedef struct caasa_lazy_bundle {
+    pthread_mutex_t mutex;
+    int indexed;
+    char *path;
+    caasa_bundle_entry *entries;
+    size_t count;
+} caasa_lazy_bundle;
+
+static void caasa_lazy_bundle_free(X509_LOOKUP *lookup) {
+    caasa_lazy_bundle *bundle = X509_LOOKUP_get_method_data(lookup);
+    if (bundle == NULL) return;
+    for (size_t i = 0; i < bundle->count; i++) {
+        X509_NAME_free(bundle->entries[i].subject);
+        OPENSSL_free(bundle->entries[i].der);
+    }
+    OPENSSL_free(bundle->entries);
+    pthread_mutex_destroy(&bundle->mutex);
+    OPENSSL_free(bundle->path);
+    OPENSSL_free(bundle);
+    X509_LOOKUP_set_method_data(lookup, NULL);
+}
+
+/// Moves `*cursor` past one DER element (of at most `end - *cursor` bytes); 0 when malformed.
+static int caasa_skip_element(const unsigned char **cursor, const unsigned char *end) {
+    long length = 0;
+    int tag = 0, class = 0;
+    const unsigned char *p = *cursor;
+    int info = ASN1_get_object(&p, &length, &tag, &class, end - *cursor);
+    if ((info & 0x80) || (info & 0x21) == 0x21) return 0;  // an error, or indefinite length
+    if (length > end - p) return 0;
+    *cursor = p + length;
+    return 1;
+}
+
+/// Enters one constructed DER element: `*cursor` moves to its content, `*inner_end` to its end.
+static int caasa_enter_element(const unsigned char **cursor, const unsigned char *end, const unsigned char **inner_end) {
+    long length = 0;
+    int tag = 0, class = 0;
+    const unsigned char *p = *cursor;
+    int info = ASN1_get_object(&p, &length, &tag, &class, end - *cursor);
+    if ((info & 0x80) || !(info & V_ASN1_CONSTRUCTED) || (info & 0x01) || length > end - p) return 0;
+    *cursor = p;
+    *inner_end = p + length;
+    return 1;
+}
+
+/// The subject of a DER certificate, read without decoding the rest (RFC 5280 §4.1:
+/// tbsCertificate = [0] version OPTIONAL, serialNumber, signature, issuer, validity, subject…).
+static X509_NAME *caasa_certificate_subject(const unsigned char *der, long length) {
+    const unsigned char *cursor = der, *end = der + length, *tbs_end = NULL, *certificate_end = NULL;
+    if (!caasa_enter_element(&cursor, end, &certificate_end)) return NULL;
+    if (!caasa_enter_element(&cursor, certificate_end, &tbs_end)) return NULL;
+    if (cursor < tbs_end && *cursor == 0xA0 && !caasa_skip_element(&cursor, tbs_end)) return NULL;  // version
+    for (int field = 0; field < 4; field++)  // serialNumber, signature, issuer, validity
+        if (!caasa_skip_element(&cursor, tbs_end)) return NULL;
+    const unsigned char *subject = cursor;
+    if (!caasa_skip_element(&cursor, tbs_end)) return NULL;
+    return d2i_X509_NAME(NULL, &subject, cursor - subject);
+}
+
+/// Reads the bundle's PEM blocks and indexes its certificates by subject. A missing or
+/// unreadable file indexes nothing, as OpenSSL's default file lookup ignores a missing file.
+static void caasa_lazy_bundle_index(caasa_lazy_bundle *bundle) {
+    BIO *bio = BIO_new_file(bundle->path, "r");
+    if (bio == NULL) return;
+    size_t capacity = 0;
+    for (;;) {
+        char *name = NULL, *header = NULL;
+        unsigned char *der = NULL;
+        long length = 0;
+        if (!PEM_read_bio(bio, &name, &header, &der, &length)) break;
+        int trusted = strcmp(name, PEM_STRING_X509_TRUSTED) == 0;
+        int plain = strcmp(name, PEM_STRING_X509) == 0 || strcmp(name, PEM_STRING_X509_OLD) == 0;
+        X509_NAME *subject = (trusted || plain) ? caasa_certificate_subject(der, length) : NULL;
+        OPENSSL_free(name);
+        OPENSSL_free(header);
+        if (subject == NULL) {  // a CRL, a key, or a certificate that does not parse: skipped
+            OPENSSL_free(der);
+            continue;
+        }
+        if (bundle->count == capacity) {
+            size_t grown = capacity == 0 ? 256 : capacity * 2;
+            caasa_bundle_entry *entries = OPENSSL_realloc(bundle->entries, grown * sizeof *entries);
+            if (entries == NULL) {
+                X509_NAME_free(subject);
+                OPENSSL_free(der);
+                break;
+            }
+            bundle->entries = entries;
+            capacity = grown;
+        }
+        bundle->entries[bundle->count++] = (caasa_bundle_entry){subject, der, length, trusted, 0};
+    }
+    BIO_free(bio);
+    ERR_clear_error();  // the end of the file reads as "no start line"
+}
+
+/// Adds the bundle's certificates named `name` to the store (once each), then answers from it.
+static int caasa_lazy_bundle_by_subject(X509_LOOKUP *lookup, X509_LOOKUP_TYPE type, const X509_NAME *name,
+                                        X509_OBJECT *ret) {
+    caasa_lazy_bundle *bundle = X509_LOOKUP_get_method_data(lookup);
+    X509_STORE *store = X509_LOOKUP_get_store(lookup);
+    if (bundle == NULL || store == NULL || type != X509_LU_X509) return 0;
+    int added = 0;
+    pthread_mutex_lock(&bundle->mutex);
+    if (!bundle->indexed) {
+        bundle->indexed = 1;
+        caasa_lazy_bundle_index(bundle);
+    }
+    for (size_t i = 0; i < bundle->count; i++) {
+        caasa_bundle_entry *entry = &bundle->entries[i];
+        if (X509_NAME_cmp(entry->subject, name) != 0) continue;
+        if (!entry->added) {
+            entry->added = 1;
+            const unsigned char *cursor = entry->der;
+            X509 *certificate = entry->trusted_form ? d2i_X509_AUX(NULL, &cursor, entry->length)
+                                                    : d2i_X509(NULL, &cursor, entry->length);
+            if (certificate != NULL) X509_STORE_add_cert(store, certificate);  // takes its own reference
+            X509_free(certificate);
+        }
+        added = 1;
+    }
+    pthread_mutex_unlock(&bundle->mutex);
+    ERR_clear_error();
+    if (!added) return 0;
+    // Another thread may have added the certificate: this caller missed the cache before.
+    if (!X509_STORE_lock(store)) return 0;
+    X509_OBJECT *found = X509_OBJECT_retrieve_by_subject(X509_STORE_get0_objects(store), type, name);
+    X509 *certificate = found != NULL ? X509_OBJECT_get0_X509(found) : NULL;
+    X509_STORE_unlock(store);
+    if (certificate == NULL) return 0;
+    // OpenSSL's own lookups hand back a borrowed reference (X509_STORE_CTX_get_by_subject takes
+    // its own); X509_OBJECT_set1_X509 takes one, so give it back. The store keeps the
+    // certificate alive: nothing is ever removed from it.
+    if (!X509_OBJECT_set1_X509(ret, certificate)) return 0;
+    X509_free(certificate);
+    return 1;
+}
+
+static pthread_once_t caasa_lazy_bundle_method_once = PTHREAD_ONCE_INIT;
+static X509_LOOKUP_METHOD *caasa_lazy_bundle_method_value;
+
+static void caasa_lazy_bundle_method_make(void) {
+    X509_LOOKUP_METHOD *method = X509_LOOKUP_meth_new("aasa lazily loaded bundle");
+    if (method == NULL) return;
+    if (!X509_LOOKUP_meth_set_free(method, caasa_lazy_bundle_free)
+        || !X509_LOOKUP_meth_set_get_by_subject(method, caasa_lazy_bundle_by_subject)) {
+        X509_LOOKUP_meth_free(method);
+        return;
+    }
+    caasa_lazy_bundle_method_value = method;  // for the life of the process
+}
+
+/// Adds a lookup that loads `path` on the first issuer it is asked for.
+static caasa_status caasa_add_lazy_bundle(X509_STORE *store, const char *path) {
+    pthread_once(&caasa_lazy_bundle_method_once, caasa_lazy_bundle_method_make);
+    if (caasa_lazy_bundle_method_value == NULL) return CAASA_ERR_MEMORY;
+    caasa_lazy_bundle *bundle = OPENSSL_zalloc(sizeof *bundle);
+    if (bundle == NULL) return CAASA_ERR_MEMORY;
+    bundle->path = OPENSSL_strdup(path);
+    if (bundle->path == NULL || pthread_mutex_init(&bundle->mutex, NULL) != 0) {
+        OPENSSL_free(bundle->path);
+        OPENSSL_free(bundle);
+        return CAASA_ERR_MEMORY;
+    }
+    X509_LOOKUP *lookup = X509_STORE_add_lookup(store, caasa_lazy_bundle_method_value);
+    if (lookup == NULL || !X509_LOOKUP_set_method_data(lookup, bundle)) {
+        pthread_mutex_destroy(&bundle->mutex);
+        OPENSSL_free(bundle->path);
+        OPENSSL_free(bundle);
+        return CAASA_ERR_TRUST_LOAD;
+    }
+    return CAASA_OK;
+}
+
+// MARK: - The system store
+
+caasa_status caasa_trust_add_system_roots(caasa_trust *trust) {
+    ERR_clear_error();
+    X509_STORE *store = caasa_store(trust);
+    const char *file = getenv(X509_get_default_cert_file_env());
+    if (file == NULL) file = X509_get_default_cert_file();
+    const char *directory = getenv(X509_get_default_cert_dir_env());
+    if (directory == NULL) directory = X509_get_default_cert_dir();
+    // A list (SSL_CERT_DIR=a:b) goes to the hash lookup as it is.
+    int use_directory = strchr(directory, ':') != NULL || caasa_is_hash_directory(directory);
+
+    // Lookups are asked in the order they were added: the directory first.
+    if (use_directory) {
+        X509_LOOKUP *lookup = X509_STORE_add_lookup(store, X509_LOOKUP_hash_dir());
+        if (lookup == NULL || !X509_LOOKUP_add_dir(lookup, directory, X509_FILETYPE_PEM)) return CAASA_ERR_TRUST_LOAD;
+    }
+    caasa_status status = caasa_add_lazy_bundle(store, file);
+    ERR_clear_error();  // a missing default file or directory is not an error
+    return status;
+}
