@@ -16,8 +16,11 @@ enum Spawn {
     }
 
     /// Runs `arguments[0]` (a path, or a name looked up in PATH) with standard output and
-    /// standard error sent to files (or /dev/null), standard input /dev/null.
-    static func run(_ arguments: [String], stdout: String = "/dev/null", stderr: String = "/dev/null") throws -> Run {
+    /// standard error sent to files (or /dev/null), standard input /dev/null. `environment` is
+    /// added to (overrides) this process's environment; it is prepared before the clock starts.
+    static func run(
+        _ arguments: [String], stdout: String = "/dev/null", stderr: String = "/dev/null", environment: [String: String] = [:]
+    ) throws -> Run {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -26,9 +29,17 @@ enum Spawn {
         posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         let argv = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
+        var envp: [UnsafeMutablePointer<CChar>?] = []
+        if !environment.isEmpty {
+            let merged = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+            envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        }
+        defer { for pointer in envp { free(pointer) } }
         var pid: pid_t = 0
         let start = DispatchTime.now().uptimeNanoseconds
-        let status = posix_spawnp(&pid, arguments[0], &actions, nil, argv, environ)
+        let status = envp.isEmpty
+            ? posix_spawnp(&pid, arguments[0], &actions, nil, argv, environ)
+            : posix_spawnp(&pid, arguments[0], &actions, nil, argv, envp)
         guard status == 0 else { throw Failure(description: "cannot run \(arguments[0]): \(String(cString: strerror(status)))") }
         var waitStatus: Int32 = 0
         var usage = rusage()

@@ -12,6 +12,7 @@ struct Options {
     var keep = false
     var build = true
     var scratch: String?
+    var startUpOnly = false
 
     static let usage = """
         usage: aasa-bench [--quick] [--aasa PATH] [--output FILE] [--scratch DIR] [--keep] [--no-build]
@@ -23,6 +24,7 @@ struct Options {
                          the disk is not measured; else the temporary directory)
           --keep         keep the generated inputs (their directory is printed)
           --no-build     do not build aasa first
+          --startup      only the single-file, whole-process figures (start-up; 60 rounds)
         """
 
     init(_ arguments: [String]) {
@@ -32,6 +34,7 @@ struct Options {
             case "--quick": quick = true
             case "--keep": keep = true
             case "--no-build": build = false
+            case "--startup": startUpOnly = true
             case "--aasa": aasa = rest.popFirst()
             case "--output": output = rest.popFirst() ?? output
             case "--scratch": scratch = rest.popFirst()
@@ -339,40 +342,8 @@ struct Benchmark {
             unit: "ms", hardwareFraction: nil, peakMB: nil, command: "Linter.lint(_:) in aasa-bench, \(lintLarge.findings) findings"))
         say("lint of the \(largeData.count)-byte file in process: \(String(format: "%.2f", lintLarge.seconds * 1000)) ms")
 
-        // Single files, whole processes, interleaved so that load affects each alike.
-        let one = "\(signed)/\(Inputs.name(1))"
-        var single: [(String, [String])] = [
-            ("aasa --version (start-up floor)", [aasa, "--version"]),
-            ("aasa verify FILE --ca-file", [aasa, "verify", one] + trust),
-            ("aasa detect FILE", [aasa, "detect", one]),
-            ("openssl smime -verify -CAfile", ["openssl", "smime", "-verify", "-inform", "DER", "-in", one, "-CAfile", ca, "-purpose", "sslserver", "-out", "/dev/null"]),
-            ("aasa lint 128 KB FILE", [aasa, "lint", path("large.json")]),
-        ]
-        let staticBinary = repository.appendingPathComponent(".build-static/release/aasa").path
-        if FileManager.default.isExecutableFile(atPath: staticBinary) && staticBinary != aasa {
-            single.append(("aasa --version (fully static)", [staticBinary, "--version"]))
-            single.append(("aasa verify FILE --ca-file (fully static)", [staticBinary, "verify", one] + trust))
-            single.append(("aasa detect FILE (fully static)", [staticBinary, "detect", one]))
-        }
-        var singleTimes = [String: [Double]]()
-        for _ in 0..<(options.quick ? 15 : 60) {
-            for (name, command) in single {
-                let run = try Spawn.run(command)
-                guard run.status == 0 || name.hasPrefix("aasa lint") else {
-                    throw Spawn.Failure(description: "\(command.joined(separator: " ")) exited \(run.status)")
-                }
-                singleTimes[name, default: []].append(run.seconds)
-            }
-        }
-        var singleMedian: [String: Double] = [:]
-        for (name, command) in single {
-            let median = Stats.median(singleTimes[name] ?? []) * 1000
-            singleMedian[name] = median
-            report.measurements.append(Measurement(
-                work: "single file, whole process", by: name, count: nil, value: median, unit: "ms (median)",
-                hardwareFraction: nil, peakMB: nil, command: displayed(command)))
-            say("\(name): \(String(format: "%.2f", median)) ms")
-        }
+        // Single files, whole processes (StartUp.swift).
+        try singleFiles(one: "\(signed)/\(Inputs.name(1))", largeJSON: path("large.json"), rounds: options.quick ? 15 : 60)
 
         // The targets.
         let verifyBatch = verifyRate[small] ?? .nan
@@ -397,16 +368,6 @@ struct Benchmark {
                 "batch sign RSA-2048, --jobs \(cores) vs --jobs 1 (×)", measured: bestMany / bestOne, atLeast: 1.7,
                 detail: String(format: "best of the rounds; openssl speed -multi %d against 1 process, best of the rounds: %.2f×; median of the per-round scalings %.2f (", cores, bestMulti / bestSpeed, Stats.median(scalings))
                     + list(scalings) + "); openssl's own per-round scalings: " + list(machineScalings)))
-        }
-        let verifySingle = singleMedian["aasa verify FILE --ca-file"] ?? .nan
-        let opensslSingle = singleMedian["openssl smime -verify -CAfile"] ?? .nan
-        report.targets.append(TargetCheck(
-            "single-file aasa verify vs openssl smime -verify, wall time (×)", measured: verifySingle / opensslSingle, atMost: 1.5,
-            detail: String(format: "%.2f ms against %.2f ms, median of whole processes", verifySingle, opensslSingle)))
-        if let staticVerify = singleMedian["aasa verify FILE --ca-file (fully static)"] {
-            report.targets.append(TargetCheck(
-                "single-file aasa verify (fully static, scripts/build-static.sh) vs openssl (×)", measured: staticVerify / opensslSingle, atMost: 1.5,
-                detail: String(format: "%.2f ms against %.2f ms", staticVerify, opensslSingle)))
         }
         report.targets.append(TargetCheck(
             "match URL decisions per second per core (whole process)", measured: matchRate, atLeast: 1_000_000,
@@ -464,7 +425,7 @@ do {
     let cores = ProcessInfo.processInfo.activeProcessorCount
     say("\(cores) cores (\(cpu)), load average \(load.map { String(format: "%.2f", $0) }.joined(separator: " "))")
     say("openssl speed (\(options.quick ? 1 : 3) s per algorithm)…")
-    let hardware = try Hardware.measure(seconds: options.quick ? 1 : 3)
+    let hardware = try Hardware.measure(seconds: options.quick || options.startUpOnly ? 1 : 3)
     say("openssl speed: RSA-2048 \(Int(hardware.rsa2048SignPerSecond)) sign/s, \(Int(hardware.rsa2048VerifyPerSecond)) verify/s; P-256 \(Int(hardware.p256SignPerSecond)) sign/s, \(Int(hardware.p256VerifyPerSecond)) verify/s; SHA-256 \(Int(hardware.sha256BytesPerSecond / 1e6)) MB/s")
     let opensslVersion = (try? Spawn.output(["openssl", "version"]))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown"
     let machine = [
@@ -481,7 +442,13 @@ do {
         report: Report(
             date: InternetDateTime.string(from: Date()), quick: options.quick, machine: machine, hardware: hardware))
     let started = Stats.now()
-    try benchmark.run()
+    if options.startUpOnly {
+        // The bundled example chains to certs/root-ca.pem through the embedded intermediate.
+        try benchmark.singleFiles(
+            one: repository.appendingPathComponent("examples/apple-app-site-association.p7m").path, largeJSON: nil, rounds: 60)
+    } else {
+        try benchmark.run()
+    }
     getloadavg(&load, 3)
     benchmark.report.machine["loadAverageAtEnd"] = load.map { String(format: "%.2f", $0) }.joined(separator: " ")
     benchmark.report.machine["seconds"] = String(Int(Stats.now() - started))
