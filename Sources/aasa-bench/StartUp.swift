@@ -45,7 +45,9 @@ extension Benchmark {
             ("aasa verify FILE, system roots", [aasa, "verify", one], systemEnvironment),
             ("aasa detect FILE", [aasa, "detect", one], [:]),
             ("openssl smime -verify -CAfile", ["openssl", "smime", "-verify", "-inform", "DER", "-in", one, "-CAfile", ca, "-purpose", "sslserver", "-out", "/dev/null"], [:]),
+            // openssl's -CApath alone still loads the default bundle (SSL_CERT_FILE) unless told not to.
             ("openssl smime -verify -CApath", ["openssl", "smime", "-verify", "-inform", "DER", "-in", one, "-CApath", store.directory, "-purpose", "sslserver", "-out", "/dev/null"], [:]),
+            ("openssl smime -verify -CApath -no-CAfile -no-CAstore", ["openssl", "smime", "-verify", "-inform", "DER", "-in", one, "-CApath", store.directory, "-no-CAfile", "-no-CAstore", "-purpose", "sslserver", "-out", "/dev/null"], [:]),
         ]
         if let largeJSON { single.append(("aasa lint 128 KB FILE", [aasa, "lint", largeJSON], [:])) }
         let staticBinary = repository.appendingPathComponent(".build-static/release/aasa").path
@@ -83,7 +85,8 @@ extension Benchmark {
         }
 
         let opensslCAfile = median["openssl smime -verify -CAfile"] ?? .nan
-        let opensslCApath = median["openssl smime -verify -CApath"] ?? .nan
+        // The strictest reference: openssl reading only the hash directory, nothing at start-up.
+        let opensslCApath = median["openssl smime -verify -CApath -no-CAfile -no-CAstore"] ?? .nan
         func target(_ name: String, _ key: String, against reference: Double, _ referenceName: String) {
             guard let value = median[key] else { return }
             report.targets.append(TargetCheck(
@@ -92,10 +95,10 @@ extension Benchmark {
         }
         target("single-file aasa verify --ca-file vs openssl smime -verify -CAfile (×)", "aasa verify FILE --ca-file", against: opensslCAfile, "-CAfile")
         target(
-            "single-file aasa verify --ca-file (fully static) vs openssl smime -verify -CApath (×)",
-            "aasa verify FILE --ca-file (fully static)", against: opensslCApath, "-CApath")
+            "single-file aasa verify --ca-file (fully static) vs openssl smime -verify -CApath -no-CAfile (×)",
+            "aasa verify FILE --ca-file (fully static)", against: opensslCApath, "-CApath -no-CAfile -no-CAstore")
         target(
-            "single-file aasa verify, system roots (fully static) vs openssl smime -verify -CApath (×)",
-            "aasa verify FILE, system roots (fully static)", against: opensslCApath, "-CApath")
+            "single-file aasa verify, system roots (fully static) vs openssl smime -verify -CApath -no-CAfile (×)",
+            "aasa verify FILE, system roots (fully static)", against: opensslCApath, "-CApath -no-CAfile -no-CAstore")
     }
 }
