@@ -6,43 +6,22 @@
 //   1. the certificate directory (`SSL_CERT_DIR`, or OpenSSL's default: on Debian
 //      /usr/lib/ssl/certs -> /etc/ssl/certs) is searched by subject hash (`HASH.N`, as
 //      `openssl rehash` and update-ca-certificates name them) when an issuer is needed;
-//   2. the bundle file (`SSL_CERT_FILE`, or OpenSSL's default file) is loaded whole, once, the
-//      first time an issuer is not found in the directory (or at once when there is none).
+//   2. the bundle file (`SSL_CERT_FILE`, or OpenSSL's default file) is indexed by subject the
+//      first time an issuer is not found in the directory, and only the certificates of the
+//      subjects asked for are decoded.
 // Anything found stays in the store for the rest of a batch or an audit. The anchors are the
 // union of both, as with OpenSSL's default paths; only the time they are read changes. What is
 // not the same: a certificate in the directory under a name that is not its subject hash is not
 // found (OpenSSL's `file:` store lookup would list it), as with `openssl verify -CApath`.
 //
-// No library offers a lazily loaded bundle (OpenSSL's file lookup loads at once; its hash
-// directory lookup reads only `HASH.N` names), so the lookup method below is ours: OpenSSL's
-// public X509_LOOKUP_METHOD API, with the bundle's certificates added to the store by
-// OpenSSL's own `X509_load_cert_crl_file`.
+// No library offers a lazily read bundle (OpenSSL's file lookup decodes every certificate at
+// once; its hash directory lookup reads only `HASH.N` names), so the lookup method below is
+// ours: OpenSSL's public X509_LOOKUP_METHOD API, PEM_read_bio for the blocks, d2i_X509_NAME for
+// each subject, d2i_X509(_AUX) and X509_STORE_add_cert for the certificates a chain asks for.
 #include "internal.h"
-#include <ctype.h>
-#include <dirent.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-
-/// True when `path` is a directory holding at least one subject-hash name (`8 hex digits .
-/// digits`). Stops at the first one.
-static int caasa_is_hash_directory(const char *path) {
-    DIR *directory = opendir(path);
-    if (directory == NULL) return 0;
-    int found = 0;
-    for (struct dirent *entry; !found && (entry = readdir(directory)) != NULL;) {
-        const char *name = entry->d_name;
-        size_t length = strlen(name);
-        if (length < 10 || name[8] != '.') continue;
-        int hex = 1;
-        for (size_t i = 0; i < 8 && hex; i++) hex = isxdigit((unsigned char)name[i]) != 0;
-        int digits = 1;
-        for (size_t i = 9; i < length && digits; i++) digits = isdigit((unsigned char)name[i]) != 0;
-        found = hex && digits;
-    }
-    closedir(directory);
-    return found;
-}
 
 // MARK: - A bundle file read by subject
 
@@ -243,11 +222,10 @@ caasa_status caasa_trust_add_system_roots(caasa_trust *trust) {
     if (file == NULL) file = X509_get_default_cert_file();
     const char *directory = getenv(X509_get_default_cert_dir_env());
     if (directory == NULL) directory = X509_get_default_cert_dir();
-    // A list (SSL_CERT_DIR=a:b) goes to the hash lookup as it is.
-    int use_directory = strchr(directory, ':') != NULL || caasa_is_hash_directory(directory);
-
-    // Lookups are asked in the order they were added: the directory first.
-    if (use_directory) {
+    // Lookups are asked in the order they were added: the directory first. It is not listed:
+    // a lookup only tries HASH.N names, so a directory without them (or a missing one) simply
+    // misses, and a list (SSL_CERT_DIR=a:b) is searched in order.
+    if (*directory != '\0') {
         X509_LOOKUP *lookup = X509_STORE_add_lookup(store, X509_LOOKUP_hash_dir());
         if (lookup == NULL || !X509_LOOKUP_add_dir(lookup, directory, X509_FILETYPE_PEM)) return CAASA_ERR_TRUST_LOAD;
     }

@@ -11,7 +11,7 @@ import AASATestSupport
 
 // MARK: - Paths
 
-/// Locations of the fixtures (AASATestSupport's `Repository` and `Corpus`: one rule for every
+/// Locations of the fixtures (AASATestSupport's `Repository` and `RealWorldCorpus`: one rule for every
 /// test target).
 enum Paths {
     /// The package root (the folder holding Package.swift).
@@ -21,18 +21,11 @@ enum Paths {
     static let certs = Repository.certs
 
     /// Tests/Fixtures/corpus: real AASA files copied from public repositories (its README.md).
-    static let corpus = RealWorldCorpus.folder
     static let realSigned = RealWorldCorpus.signedFolder
     static let realPlain = RealWorldCorpus.plainFolder
 
     /// The path of a file in certs/.
     static func cert(_ name: String) -> String { Repository.cert(name) }
-
-    /// The names of the regular files in a folder, sorted.
-    static func fileNames(in folder: URL) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.filter { !$0.hasPrefix(".") && $0 != "README.md" }.sorted()
-    }
 }
 
 // MARK: - Errors raised by the helpers
