@@ -42,7 +42,7 @@ struct Options {
                 print(Options.usage)
                 exit(0)
             default:
-                FileHandle.standardError.write(Data("aasa-bench: unknown argument \(argument)\n\(Options.usage)\n".utf8))
+                say("unknown argument \(argument)\n\(Options.usage)")
                 exit(64)
             }
         }
@@ -51,7 +51,9 @@ struct Options {
 
 /// Prints a progress line to standard error.
 func say(_ text: String) {
-    FileHandle.standardError.write(Data("aasa-bench: \(text)\n".utf8))
+    // The throwing write: a closed or full stderr loses the progress line instead of trapping
+    // (FileHandle.write(_:) traps); there is nowhere left to report that failure.
+    try? FileHandle.standardError.write(contentsOf: Data("aasa-bench: \(text)\n".utf8))
 }
 
 struct Benchmark {
