@@ -11,7 +11,7 @@ scripts/ensure-deps.sh valgrind
 
 echo "== AddressSanitizer: swift test --sanitize=address" >&2
 LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp:print_suppressions=0" \
-    swift test --scratch-path .build-asan --sanitize=address
+    scripts/swift-test.sh --scratch-path .build-asan --sanitize=address
 
 echo "== valgrind memcheck over the CLI" >&2
 # valgrind 3.19 cannot read Swift 6's default DWARF 5: build with DWARF 4.

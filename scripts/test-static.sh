@@ -6,4 +6,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 binary=$(scripts/build-static.sh)
 echo "== the CLI tests against the fully static binary $binary" >&2
-AASA_EXECUTABLE="$binary" swift test --skip-build --filter 'AASACLITests|AuditCommandTests'
+AASA_EXECUTABLE="$binary" scripts/swift-test.sh --skip-build --filter 'AASACLITests|AuditCommandTests'

@@ -6,4 +6,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh nginx
 swift build --build-tests
-swift test --skip-build "$@"
+scripts/swift-test.sh --skip-build "$@"

@@ -9,6 +9,6 @@ cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh nginx
 echo "== ThreadSanitizer: swift test --sanitize=thread (batch, chain cache, audit)" >&2
 TSAN_OPTIONS="halt_on_error=1:exitcode=66:second_deadlock_stack=1" \
-    swift test --scratch-path .build-tsan --sanitize=thread \
+    scripts/swift-test.sh --scratch-path .build-tsan --sanitize=thread \
     --filter 'BatchCommandTests|ChainCacheTests|AASAAuditTests'
 echo "tsan: ThreadSanitizer clean" >&2
