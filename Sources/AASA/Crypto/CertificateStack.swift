@@ -25,7 +25,7 @@ final class CertificateStack {
 
     /// Each certificate as its own ``X509Certificate`` (sharing the OpenSSL object). With a
     /// cache, a certificate object already described is not described again.
-    func certificates(reusing cache: ChainCache? = nil) throws -> [X509Certificate] {
+    func certificates(reusing cache: CertificateCache? = nil) throws -> [X509Certificate] {
         try (0..<count).map { index in
             func make() throws -> X509Certificate {
                 guard let single = caasa_certs_new() else { throw AASAError(.outOfMemory, "out of memory") }

@@ -14,7 +14,7 @@ public enum FileKindDetector {
     }
 
     /// ``detect(_:limits:)``, parsing certificates through `cache`.
-    static func detect(_ data: Data, cache: ChainCache?, limits: InputLimits = .default) -> Detection {
+    static func detect(_ data: Data, cache: CertificateCache?, limits: InputLimits = .default) -> Detection {
         var json: JSONNode?
         return detect(data, cache: cache, limits: limits, json: &json)
     }
@@ -22,7 +22,7 @@ public enum FileKindDetector {
     /// ``detect(_:limits:)``, also giving the parsed document of a `json` file (what
     /// `limits.jsonParser.parse` gives for its bytes after any byte-order mark), so that a
     /// caller does not parse it again.
-    static func detect(_ data: Data, cache: ChainCache?, limits: InputLimits = .default, json: inout JSONNode?) -> Detection {
+    static func detect(_ data: Data, cache: CertificateCache?, limits: InputLimits = .default, json: inout JSONNode?) -> Detection {
         let bytes = [UInt8](data.prefix(3))
         let hasBOM = bytes == [0xEF, 0xBB, 0xBF]
         guard !data.isEmpty else { return Detection(kind: .unknown, detail: "empty file", hasBOM: false) }

@@ -40,9 +40,9 @@ public final class SignedData: Sendable {
     }
 
     /// Parses a message, taking its certificates from `cache` when they were seen before.
-    init(data: Data, encoding: PKCS7Encoding, maximumCertificates: Int = SignedData.defaultMaximumCertificates, cache: ChainCache?) throws {
+    init(data: Data, encoding: PKCS7Encoding, maximumCertificates: Int = SignedData.defaultMaximumCertificates, cache: CertificateCache?) throws {
         var message: OpaquePointer?
-        let status = data.withCBytes { caasa_pkcs7_parse_cached($0, $1, encoding.cValue, cache?.parsed.pointer, &message) }
+        let status = data.withCBytes { caasa_pkcs7_parse_cached($0, $1, encoding.cValue, cache?.pointer, &message) }
         guard status == .CAASA_OK, let message else {
             let entries = OpenSSLErrorQueue.drain()
             let explanation = entries.last(where: { $0.explanation?.isEmpty == false })?.explanation
@@ -97,16 +97,6 @@ public final class SignedData: Sendable {
             caasa_pkcs7_free(message)
             throw error
         }
-    }
-
-    /// Parses a message whose encoding is found by ``FileKindDetector``.
-    /// - Throws: ``AASAError`` `.notSignedData` for input that is not PKCS#7 at all, or
-    ///   `.malformedMessage`.
-    public convenience init(data: Data) throws {
-        guard let encoding = FileKindDetector.pkcs7Encoding(of: data) else {
-            throw AASAError(.notSignedData, "not a PKCS#7 message (\(FileKindDetector.detect(data).kind.rawValue))")
-        }
-        try self.init(data: data, encoding: encoding)
     }
 
     deinit { caasa_pkcs7_free(pointer) }

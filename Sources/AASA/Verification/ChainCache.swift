@@ -1,15 +1,9 @@
 import Foundation
-internal import CAASACrypto
 
-/// Remembers the certificates and the outcome of certificate chain checks, so that a batch of
-/// files signed by the same chain parses those certificates once and builds and checks that
-/// chain once.
+/// Remembers the outcome of certificate chain checks, and (through its ``certificates``) the
+/// parsed certificates, so that a batch of files signed by the same chain parses those
+/// certificates once and builds and checks that chain once.
 ///
-/// Certificates: each file carries its signer and intermediates; OpenSSL 3.0 spends most of a
-/// file's parse decoding their public keys. With a cache, a certificate whose DER bytes were
-/// seen before is the same parsed object, described once (``CertificateInfo``).
-///
-/// Chains:
 /// A chain check depends only on the signer certificate, the untrusted certificates offered
 /// to complete it, the trust anchors, the purpose, the check time, the required host and the
 /// partial-chain flag; the cache key is exactly that:
@@ -59,10 +53,8 @@ public final class ChainCache: @unchecked Sendable {
     /// The most entries kept.
     public let capacity: Int
 
-    /// Parsed certificates by DER bytes (C), and their Swift objects by C identity. An entry of
-    /// `certificates` keeps its certificate alive, so an identity cannot be reused meanwhile.
-    let parsed: ParsedCertificates
-    private var certificates: [UnsafeRawPointer: X509Certificate] = [:]
+    /// The parsed certificates of the files verified with this cache.
+    public let certificates: CertificateCache
 
     private let lock = NSLock()
     private var entries: [Key: Entry] = [:]
@@ -71,13 +63,12 @@ public final class ChainCache: @unchecked Sendable {
     private var oldest = 0
     private var hitCount = 0
     private var missCount = 0
-    private var certificateHitCount = 0
 
     /// - Parameter capacity: the most chains remembered (at least 1). A batch is usually signed
     ///   by one or a few chains; the default leaves room for a fleet of different signers.
     public init(capacity: Int = 1_024) {
         self.capacity = max(1, capacity)
-        parsed = ParsedCertificates(capacity: 256)
+        certificates = CertificateCache(capacity: 256)
     }
 
     /// How many lookups found an entry.
@@ -87,7 +78,7 @@ public final class ChainCache: @unchecked Sendable {
     public var misses: Int { lock.withLock { missCount } }
 
     /// How many certificates of parsed files were already known (parsed and described before).
-    public var certificateHits: Int { lock.withLock { certificateHitCount } }
+    public var certificateHits: Int { certificates.hits }
 
     /// The number of chains remembered.
     public var count: Int { lock.withLock { entries.count } }
@@ -100,9 +91,8 @@ public final class ChainCache: @unchecked Sendable {
             oldest = 0
             hitCount = 0
             missCount = 0
-            certificateHitCount = 0
-            certificates.removeAll()
         }
+        certificates.removeAll()
     }
 
     func lookup(_ key: Key) -> Entry? {
@@ -114,22 +104,6 @@ public final class ChainCache: @unchecked Sendable {
             missCount += 1
             return nil
         }
-    }
-
-    /// The certificate object for the C certificate `identity`: the one made before, or `make()`.
-    func certificate(_ identity: UnsafeRawPointer, make: () throws -> X509Certificate) rethrows -> X509Certificate {
-        let known: X509Certificate? = lock.withLock {
-            let found = certificates[identity]
-            if found != nil { certificateHitCount += 1 }
-            return found
-        }
-        if let known { return known }
-        let made = try make()
-        lock.withLock {
-            if certificates.count >= parsed.capacity { certificates.removeAll() }
-            certificates[identity] = made
-        }
-        return made
     }
 
     func store(_ entry: Entry, for key: Key) {
@@ -145,18 +119,4 @@ public final class ChainCache: @unchecked Sendable {
             entries[key] = entry
         }
     }
-}
-
-/// The C cache of parsed certificates (`caasa_cert_cache`), freed with its owner.
-final class ParsedCertificates: @unchecked Sendable {
-    // @unchecked: the pointer is set once; the C cache locks its own state.
-    let pointer: OpaquePointer?
-    let capacity: Int
-
-    init(capacity: Int) {
-        self.capacity = capacity
-        pointer = caasa_cert_cache_new(capacity)
-    }
-
-    deinit { caasa_cert_cache_free(pointer) }
 }

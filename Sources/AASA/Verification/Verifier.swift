@@ -29,7 +29,7 @@ public struct Verifier: Sendable {
     /// Detects what `data` is and verifies it.
     public func verify(_ data: Data) -> VerificationResult {
         let checkedAt = options.time ?? Date()
-        let detection = FileKindDetector.detect(data, cache: chainCache, limits: options.limits)
+        let detection = FileKindDetector.detect(data, cache: chainCache?.certificates, limits: options.limits)
         if let unsupported = detection.unsupportedCMS {
             return result(.unsupportedCMS(unsupported), .unknown, checkedAt)
         }
@@ -182,7 +182,7 @@ public struct Verifier: Sendable {
         let content = Data(consuming: &buffer)
         let owner = CertificateStack(takingOwnership: signers)
         return SignatureCheck(
-            content: content, signers: owner, signerInfos: try owner.certificates(reusing: chainCache).map(\.info),
+            content: content, signers: owner, signerInfos: try owner.certificates(reusing: chainCache?.certificates).map(\.info),
             warnings: warnings)
     }
 
@@ -234,7 +234,7 @@ public struct Verifier: Sendable {
             let error = AASAError.fromStatus(status, "cannot check the certificate chain")
             return (.untrusted(error.message, certificate: nil, depth: 0), [], [], false)
         }
-        let chain = outcome.chain.flatMap { try? CertificateStack.borrowing($0).certificates(reusing: chainCache).map(\.info) } ?? []
+        let chain = outcome.chain.flatMap { try? CertificateStack.borrowing($0).certificates(reusing: chainCache?.certificates).map(\.info) } ?? []
         let failing = outcome.error_certificate.flatMap { try? CertificateStack.borrowing($0).certificates().first?.info }
         let depth = Int(outcome.error_depth)
         let detail = String(fixedCString: outcome.error_string)
