@@ -68,4 +68,8 @@ static inline void caasa_copy_string(char *dst, size_t size, const char *src) {
     dst[n] = '\0';
 }
 
+/// Puts this module's explanation of a refusal on the error queue (read as `detail` by
+/// caasa_error_pop): one sentence for the user.
+#define caasa_explain(...) ERR_raise_data(ERR_LIB_USER, ERR_R_PASSED_INVALID_ARGUMENT, __VA_ARGS__)
+
 #endif
