@@ -94,10 +94,9 @@ extension AASACommand {
             var jobs: [Job] = []
             // 1. The files, and where each goes.
             let (items, failures) = batch.expand(inputs, what: "convert", emptyIsFailure: false)
-            for failure in failures {
-                Diagnostics.emit(failure.path, .error, failure.message)
-                outcomes.append(.failed(ExitStatus.badInput))
-            }
+            // Convert keeps its own outcomes and status rule (the first unreadable input decides).
+            var frontend = BatchFrontend("convert", items: items, failures: failures, failureOutcome: nil)
+            outcomes += failures.map { _ in Outcome.failed(ExitStatus.badInput) }
             for item in items {
                 jobs.append(Job(input: item.path, output: destination(for: item.path, relative: item.relative), explicit: item.explicit))
             }
@@ -129,12 +128,11 @@ extension AASACommand {
                 if jobs.count > 1 { verifier = verifier?.forBatch() }
             }
             // 4. Convert each file on its own, `--jobs` at a time, printed in input order.
-            let printer = BatchPrinter(total: jobs.count)
             let shared = verifier
             let settings = Settings(
                 noVerify: noVerify, preserveFormat: preserveFormat, compact: compact, inPlace: inPlace,
                 announce: inPlace || outDirectory != nil, durable: jobs.count == 1, limits: limits.values)
-            BatchRunner.run(jobs, jobs: batch.workerCount, work: { job in
+            frontend.run(jobs, threads: batch.workerCount, output: { $0 }, work: { job in
                 var output = BatchOutput()
                 do {
                     output.outcome = try Self.convert(job, verifier: shared, settings: settings, into: &output)
@@ -142,10 +140,9 @@ extension AASACommand {
                     output.fail(CLIFailure(job.input, describing: error), outcome: "failed")
                 }
                 return output
-            }, deliver: { index, output in
-                printer.progress?.update(done: index + 1, path: jobs[index].input)
+            }, then: { _, output, printed in
                 var status = output.status
-                if !printer.print(output) { status = ExitStatus.worst(status, ExitStatus.badInput) }
+                if !printed { status = ExitStatus.worst(status, ExitStatus.badInput) }
                 switch output.outcome {
                 case _ where status != ExitStatus.success: outcomes.append(.failed(status))
                 case "converted": outcomes.append(.converted(unverified: false))
@@ -154,8 +151,8 @@ extension AASACommand {
                 default: outcomes.append(.skipped)
                 }
             })
-            printer.finish()
-            if printer.stdoutFailed { outcomes.append(.failed(ExitStatus.badInput)) }
+            frontend.finishOutput()
+            if frontend.printer.stdoutFailed { outcomes.append(.failed(ExitStatus.badInput)) }
             if !settings.durable { OutputFile.flush(jobs.map(\.output)) }
             if jobs.count > 1 || inputs.contains(where: isDirectory) { summarise(outcomes) }
             var worst = ExitStatus.success

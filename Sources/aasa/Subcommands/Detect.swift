@@ -44,18 +44,12 @@ extension AASACommand {
         func run() throws {
             let single = !BatchOptions.isBatch(files)
             let (items, failures) = batch.expand(files, what: "detect")
-            var failed = false
-            var tally = BatchTally()
-            for failure in failures {
-                Diagnostics.emit(failure.path, .error, failure.message)
-                failed = true
-            }
+            // Every failure, whatever its kind, is an unreadable file here; detect counts no outcome for it.
+            var frontend = BatchFrontend("detect", items: items, failures: failures, failureOutcome: nil)
             let (format, limits) = (format, self.limits.values)
-            let printer = BatchPrinter(total: items.count)
-            var array = JSONArrayStream(.document)
-            let elements = array  // for the workers: the indentation only
-            if format == .json && !single { printer.write(array.opening) }
-            BatchRunner.run(items, jobs: batch.workerCount, work: { item in
+            let elements = JSONArrayStream(.document)  // for the workers: the indentation only
+            if format == .json && !single { frontend.streamJSONArray(.document) }
+            frontend.run(threads: batch.workerCount) { item in
                 var output = BatchOutput()
                 do {
                     let detection = FileKindDetector.detect(try limits.read(item.path), limits: limits.library)
@@ -71,20 +65,13 @@ extension AASACommand {
                     output.fail(CLIFailure(item.path, describing: error), outcome: "unreadable")
                 }
                 return output
-            }, deliver: { index, output in
-                printer.progress?.update(done: index + 1, path: items[index].path)
-                if format == .json && !single && output.outcome != "unreadable" { printer.write(array.separator()) }
-                if !printer.print(output) || output.status != ExitStatus.success { failed = true }
-                tally.add(output.outcome)
-            })
-            if format == .json && !single { printer.write(array.closing) }
-            printer.finish()
-            if printer.stdoutFailed { failed = true }
-            // A directory walked: say what was found (files named one by one need no summary).
-            if files.contains(where: isDirectory) && !items.isEmpty {
-                BatchTally.printSummary("detect", ["\(BatchTally.files(tally.total)): \(tally.list())"])
             }
-            if failed { throw ExitStatus.badInput }
+            frontend.finishOutput()
+            // A directory walked: say what was found (files named one by one need no summary).
+            if files.contains(where: isDirectory) {
+                frontend.summarize(["\(BatchTally.files(frontend.tally.total)): \(frontend.tally.list())"])
+            }
+            if frontend.worst != ExitStatus.success { throw ExitStatus.badInput }
         }
     }
 }

@@ -110,16 +110,9 @@ extension AASACommand {
                 destinations = try BatchInput.destinations(for: items, in: directory, otherInputs: trust.caFiles + trust.intermediateFiles)
                 if !noVerify { verifier = try trust.makeVerifier(limits: limits.library).forBatch() }
             }
-            var worst = ExitStatus.success
-            var tally = BatchTally()
-            for failure in failures {
-                Diagnostics.emit(failure.path, .error, failure.message)
-                worst = ExitStatus.worst(worst, failure.status)
-                tally.add("unreadable")
-            }
+            var frontend = BatchFrontend("extract", items: items, failures: failures)
             let (lf, shared) = (lf, verifier)
-            let printer = BatchPrinter(total: items.count)
-            BatchRunner.run(Array(zip(items, destinations)), jobs: batch.workerCount, work: { item, destination in
+            frontend.run(Array(zip(items, destinations)), threads: batch.workerCount) { item, destination in
                 var output = BatchOutput()
                 do {
                     let data = try limits.read(item.path)
@@ -153,25 +146,17 @@ extension AASACommand {
                     output.fail(failure, outcome: failure.status == ExitStatus.checkFailed ? "failed verification" : "unreadable")
                 }
                 return output
-            }, deliver: { index, output in
-                printer.progress?.update(done: index + 1, path: items[index].path)
-                printer.print(output)
-                worst = ExitStatus.worst(worst, output.status)
-                tally.add(output.outcome)
-            })
-            printer.finish()
-            if printer.stdoutFailed { worst = ExitStatus.worst(worst, ExitStatus.badInput) }
-            OutputFile.flush(destinations)
-            let failed = tally.count("failed verification"), unreadable = tally.count("unreadable")
-            // No file at all (an empty directory): its error says it all.
-            if !items.isEmpty {
-                BatchTally.printSummary("extract", [
-                    "\(tally.count("extracted")) of \(BatchTally.files(tally.total)) extracted",
-                    failed == 0 ? "" : "\(failed) failed verification (nothing written for \(failed == 1 ? "it" : "them"))",
-                    unreadable == 0 ? "" : "\(unreadable) unreadable or not signed",
-                ])
             }
-            if worst != ExitStatus.success { throw worst }
+            frontend.finishOutput()
+            OutputFile.flush(destinations)
+            let tally = frontend.tally
+            let failed = tally.count("failed verification"), unreadable = tally.count("unreadable")
+            frontend.summarize([
+                "\(tally.count("extracted")) of \(BatchTally.files(tally.total)) extracted",
+                failed == 0 ? "" : "\(failed) failed verification (nothing written for \(failed == 1 ? "it" : "them"))",
+                unreadable == 0 ? "" : "\(unreadable) unreadable or not signed",
+            ])
+            try frontend.exit()
         }
 
         /// The content of a signed file without verifying it (`--no-verify`).

@@ -87,21 +87,14 @@ extension AASACommand {
                 return
             }
             let (items, failures) = batch.expand(files, what: "lint")
-            var unreadable = false
+            var frontend = BatchFrontend("lint", items: items, failures: failures)
             var failed = false
-            for failure in failures {
-                Diagnostics.emit(failure.path, .error, failure.message)
-                unreadable = true
-            }
             let (format, minSeverity, strict, limits) = (format, minSeverity, strict, self.limits.values)
-            let printer = BatchPrinter(total: items.count)
-            var array = JSONArrayStream(.member("files"))
-            let elements = array  // for the workers: the indentation only
+            let elements = JSONArrayStream(.member("files"))  // for the workers: the indentation only
             var sarifFiles: [(path: String, report: LintReport)] = []  // SARIF is one document: its artifacts come first
             var counts: [Severity: Int] = [:]
-            var linted = 0
-            if format == .json { printer.write(array.opening) }
-            BatchRunner.run(items, jobs: batch.workerCount, work: { item -> FileResult in
+            if format == .json { frontend.streamJSONArray(.member("files")) }
+            frontend.run(items, threads: batch.workerCount, output: \.output, work: { item -> FileResult in
                 var result = FileResult()
                 do {
                     let report = Linter.lint(try limits.read(item.path), options: LintOptions(limits: limits.library))
@@ -119,38 +112,28 @@ extension AASACommand {
                     // The verdict uses every finding, whatever --min-severity shows.
                     result.failed = Self.fails(report, strict: strict)
                     for diagnostic in report.diagnostics { result.counts[diagnostic.severity, default: 0] += 1 }
-                    result.read = true
+                    result.output.outcome = "linted"
                 } catch {
-                    result.output.fail(CLIFailure(item.path, describing: error))
+                    result.output.fail(CLIFailure(item.path, describing: error), outcome: "unreadable")
                 }
                 return result
-            }, deliver: { index, result in
-                printer.progress?.update(done: index + 1, path: items[index].path)
-                if format == .json && result.read { printer.write(array.separator()) }
-                if !printer.print(result.output) { unreadable = true }
-                guard result.read else {
-                    unreadable = true
-                    return
-                }
-                linted += 1
+            }, then: { index, result, _ in
+                guard result.output.outcome == "linted" else { return }
                 if result.failed { failed = true }
                 for (severity, count) in result.counts { counts[severity, default: 0] += count }
                 if let shown = result.shown { sarifFiles.append((items[index].path, shown)) }
             })
-            if format == .json { printer.write(array.closing) }
-            printer.finish()
-            if printer.stdoutFailed { unreadable = true }
+            frontend.finishOutput()
             if format == .sarif { try JSONOutput.print(SARIFLog(files: sarifFiles, version: AASAVersion.current)) }
-            if format == .text { Self.summary(counts, files: linted, shownFrom: minSeverity) }
-            if unreadable { throw ExitStatus.badInput }
+            if format == .text { Self.summary(counts, files: frontend.tally.count("linted"), shownFrom: minSeverity) }
+            // Any file that could not be read (or output that could not be written) is status 2, whatever it said.
+            if frontend.tally.count("unreadable") > 0 || frontend.printer.stdoutFailed { throw ExitStatus.badInput }
             if failed { throw ExitStatus.checkFailed }
         }
 
         /// What linting one file gave.
         struct FileResult: Sendable {
             var output = BatchOutput()
-            /// The file could be read (and so was linted).
-            var read = false
             var failed = false
             var counts: [Severity: Int] = [:]
             /// The report as shown, kept only for SARIF.

@@ -164,15 +164,8 @@ extension AASACommand {
                 identity = loaded
             }
             guard let identity else { throw ExitStatus.badInput }
-            var worst = ExitStatus.success
-            var tally = BatchTally()
-            for failure in failures {
-                Diagnostics.emit(failure.path, .error, failure.message)
-                worst = ExitStatus.worst(worst, failure.status)
-                tally.add("unreadable")
-            }
-            let printer = BatchPrinter(total: items.count)
-            BatchRunner.run(Array(zip(items, destinations)), jobs: batch.workerCount, work: { item, destination in
+            var frontend = BatchFrontend("sign", items: items, failures: failures)
+            frontend.run(Array(zip(items, destinations)), threads: batch.workerCount) { item, destination in
                 var output = BatchOutput()
                 do {
                     let content = try limits.read(item.path)
@@ -191,24 +184,16 @@ extension AASACommand {
                     output.fail(CLIFailure(item.path, describing: error), outcome: "unreadable")
                 }
                 return output
-            }, deliver: { index, output in
-                printer.progress?.update(done: index + 1, path: items[index].path)
-                printer.print(output)
-                worst = ExitStatus.worst(worst, output.status)
-                tally.add(output.outcome)
-            })
-            printer.finish()
-            if printer.stdoutFailed { worst = ExitStatus.worst(worst, ExitStatus.badInput) }
-            OutputFile.flush(destinations)
-            let unreadable = tally.count("unreadable")
-            // No file at all (an empty directory): its error says it all.
-            if !items.isEmpty {
-                BatchTally.printSummary("sign", [
-                    "\(tally.count("signed")) of \(BatchTally.files(tally.total)) signed",
-                    unreadable == 0 ? "" : "\(unreadable) unreadable or not signed (nothing written for \(unreadable == 1 ? "it" : "them"))",
-                ])
             }
-            if worst != ExitStatus.success { throw worst }
+            frontend.finishOutput()
+            OutputFile.flush(destinations)
+            let tally = frontend.tally
+            let unreadable = tally.count("unreadable")
+            frontend.summarize([
+                "\(tally.count("signed")) of \(BatchTally.files(tally.total)) signed",
+                unreadable == 0 ? "" : "\(unreadable) unreadable or not signed (nothing written for \(unreadable == 1 ? "it" : "them"))",
+            ])
+            try frontend.exit()
         }
 
         /// Warns when a file holding a private key can be read by other users (as ssh does).

@@ -75,19 +75,11 @@ extension AASACommand {
             try reportingFailures(path: files[0]) { verifier = try trust.makeVerifier(limits: limits.library).forBatch() }
             guard let verifier else { throw ExitStatus.badInput }
             let (items, failures) = batch.expand(files, what: "verify")
-            var worst = ExitStatus.success
-            var tally = BatchTally()
-            for failure in failures {
-                Diagnostics.emit(failure.path, .error, failure.message)
-                worst = ExitStatus.worst(worst, failure.status)
-                tally.add("unreadable")
-            }
+            var frontend = BatchFrontend("verify", items: items, failures: failures)
             let format = format
-            let printer = BatchPrinter(total: items.count)
-            var array = JSONArrayStream(.document)
-            let elements = array  // for the workers: the indentation only
-            if format == .json { printer.write(array.opening) }
-            BatchRunner.run(items, jobs: batch.workerCount, work: { item in
+            let elements = JSONArrayStream(.document)  // for the workers: the indentation only
+            if format == .json { frontend.streamJSONArray(.document) }
+            frontend.run(threads: batch.workerCount) { item in
                 var output = BatchOutput()
                 do {
                     let result = verifier.verify(try limits.read(item.path))
@@ -105,28 +97,17 @@ extension AASACommand {
                     output.fail(CLIFailure(item.path, describing: error), outcome: "unreadable")
                 }
                 return output
-            }, deliver: { index, output in
-                printer.progress?.update(done: index + 1, path: items[index].path)
-                if format == .json && output.outcome != "unreadable" { printer.write(array.separator()) }
-                if !printer.print(output) { worst = ExitStatus.worst(worst, ExitStatus.badInput) }
-                worst = ExitStatus.worst(worst, output.status)
-                tally.add(output.outcome)
-            })
-            if format == .json { printer.write(array.closing) }
-            printer.finish()
-            if printer.stdoutFailed { worst = ExitStatus.worst(worst, ExitStatus.badInput) }
-            let valid = tally.count("valid")
+            }
+            frontend.finishOutput()
+            let tally = frontend.tally
             let invalid = tally.list(except: ["valid", "unreadable"])
             let unreadable = tally.count("unreadable")
-            // No file at all (an empty directory): its error says it all.
-            if !items.isEmpty {
-                BatchTally.printSummary("verify", [
-                    "\(valid) of \(BatchTally.files(tally.total)) valid",
-                    invalid.isEmpty ? "" : "not valid: \(invalid)",
-                    unreadable == 0 ? "" : "\(unreadable) unreadable",
-                ])
-            }
-            if worst != ExitStatus.success { throw worst }
+            frontend.summarize([
+                "\(tally.count("valid")) of \(BatchTally.files(tally.total)) valid",
+                invalid.isEmpty ? "" : "not valid: \(invalid)",
+                unreadable == 0 ? "" : "\(unreadable) unreadable",
+            ])
+            try frontend.exit()
         }
     }
 }

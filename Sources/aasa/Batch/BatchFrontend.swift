@@ -1,0 +1,96 @@
+import ArgumentParser
+import Foundation
+
+/// The one batch driver (after swift-format's `Frontend`): it reports the inputs that could not
+/// be expanded, runs the per-file work on `--jobs` threads (``BatchRunner``), prints each file's
+/// output in input order (``BatchPrinter``) with the progress line, keeps the JSON array's
+/// brackets and separators, counts outcomes (``BatchTally``), prints the summary line and
+/// exits with the worst status. A command supplies only the per-file work and its wording.
+struct BatchFrontend {
+    /// The command's name, for the summary line (`verify: …`).
+    let command: String
+    /// The files the inputs named.
+    let items: [BatchInput]
+    /// The worst status so far (the batch exits with it).
+    private(set) var worst = ExitStatus.success
+    /// The outcomes so far, in the order first seen.
+    private(set) var tally = BatchTally()
+    let printer: BatchPrinter
+    /// Set when the outputs are elements of one JSON array.
+    private var array: JSONArrayStream?
+
+    /// Reports each of `failures` (inputs that could not be expanded), counting it as
+    /// `failureOutcome` when one is given.
+    init(_ command: String, items: [BatchInput], failures: [CLIFailure], failureOutcome: String? = "unreadable") {
+        self.command = command
+        self.items = items
+        for failure in failures {
+            Diagnostics.emit(failure.path, .error, failure.message)
+            worst = ExitStatus.worst(worst, failure.status)
+            if let failureOutcome { tally.add(failureOutcome) }
+        }
+        printer = BatchPrinter(total: items.count)
+    }
+
+    /// The outputs are the elements of one JSON array laid out as `layout`: writes its opening
+    /// now; the closing comes with ``finishOutput()``.
+    mutating func streamJSONArray(_ layout: JSONArrayStream.Layout) {
+        array = JSONArrayStream(layout)
+        printer.write(array!.opening)
+    }
+
+    /// Runs `work` on each of `jobs` (one per item, in item order) and prints its output: in
+    /// input order, whatever the number of threads. An output whose outcome is "unreadable" is
+    /// no element of the JSON array.
+    mutating func run<Job: Sendable>(_ jobs: [Job], threads: Int, work: @escaping @Sendable (Job) -> BatchOutput) {
+        run(jobs, threads: threads, output: { $0 }, work: work, then: { _, _, _ in })
+    }
+
+    /// As ``run(_:threads:work:)`` for work that gives more than its output: `then` gets each
+    /// file's whole result on the calling thread, in input order, after its output is printed,
+    /// with whether standard output took it.
+    mutating func run<Job: Sendable, Result: Sendable>(
+        _ jobs: [Job], threads: Int, output: (Result) -> BatchOutput,
+        work: @escaping @Sendable (Job) -> Result, then handle: (_ index: Int, Result, _ printed: Bool) -> Void
+    ) {
+        BatchRunner.run(jobs, jobs: threads, work: work, deliver: { index, result in
+            let printed = deliver(output(result), path: items[index].path, index: index)
+            handle(index, result, printed)
+        })
+    }
+
+    /// Runs `work` on every item.
+    mutating func run(threads: Int, work: @escaping @Sendable (BatchInput) -> BatchOutput) {
+        run(items, threads: threads, work: work)
+    }
+
+    /// Prints one file's output; false when standard output did not take it.
+    private mutating func deliver(_ output: BatchOutput, path: String, index: Int) -> Bool {
+        printer.progress?.update(done: index + 1, path: path)
+        if array != nil && output.outcome != "unreadable" { printer.write(array!.separator()) }
+        let printed = printer.print(output)
+        worst = ExitStatus.worst(worst, output.status)
+        tally.add(output.outcome)
+        return printed
+    }
+
+    /// Closes the JSON array, writes what standard output holds and clears the progress line; a
+    /// standard output that could not be written makes the batch's status at least 2.
+    mutating func finishOutput() {
+        if let array { printer.write(array.closing) }
+        printer.finish()
+        if printer.stdoutFailed { worst = ExitStatus.worst(worst, ExitStatus.badInput) }
+    }
+
+    /// Prints `COMMAND: PARTS` on standard error unless no file was found at all (an empty
+    /// directory: its error says it all).
+    func summarize(_ parts: [String]) {
+        guard !items.isEmpty else { return }
+        BatchTally.printSummary(command, parts)
+    }
+
+    /// Throws the worst status unless it is success.
+    func exit() throws {
+        if worst != ExitStatus.success { throw worst }
+    }
+}

@@ -1,0 +1,104 @@
+import ArgumentParser
+import Foundation
+
+/// One file of a batch.
+struct BatchInput: Sendable {
+    /// The path to read.
+    var path: String
+    /// Its name relative to the directory it was found in (its own name when given directly):
+    /// where it goes under `--out-dir`.
+    var relative: String
+    /// Named on the command line (as opposed to found in a directory).
+    var explicit: Bool
+
+    /// Where this file goes under `directory`.
+    func destination(in directory: String) -> String {
+        (directory as NSString).appendingPathComponent(relative)
+    }
+
+    /// Where each item goes under `directory`: refused (a usage error, before anything is
+    /// written) when two items would be written to one place or an output is one of the
+    /// inputs or of `otherInputs` (keys, certificates, trust files).
+    static func destinations(for items: [BatchInput], in directory: String, otherInputs: [String?]) throws -> [String] {
+        let identities = OutputFile.FileIdentities(items.map(\.path) + otherInputs)
+        var seen: [String: String] = [:]
+        return try items.map { item in
+            let output = item.destination(in: directory)
+            // Every output is `directory/relative`, and a relative name has no "." or ".."
+            // component (a file's own name, or a path found by walking a directory).
+            let key = item.relative
+            if let other = seen[key] {
+                throw CLIFailure(output, "both \(other) and \(item.path) would be written here; give them separately", status: ExitStatus.usage)
+            }
+            seen[key] = item.path
+            try OutputFile.ensureDistinct(output: output, from: identities)
+            return output
+        }
+    }
+
+    /// Creates the directory that will hold `path`, as a batch writes into `--out-dir`.
+    static func createParent(of path: String) throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        guard !directory.isEmpty else { return }
+        var info = stat()
+        if stat(directory, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR { return }  // the usual case: one call
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw CLIFailure(path, "cannot write output: cannot create the directory \(directory)")
+        }
+    }
+
+    /// The regular files under `directory`, relative to it, sorted; version-control directories
+    /// and the atomic writer's temporaries are left out, symbolic links are not followed (to
+    /// files or directories), subdirectories that cannot be read are skipped.
+    static func files(under directory: String, recursive: Bool = true, include: [String] = []) throws -> [String] {
+        guard let root = opendir(directory) else {
+            throw CLIFailure(directory, "cannot read the directory: \(String(cString: strerror(errno)))")
+        }
+        var found: [String] = []
+        // readdir with the entry types, not FileManager: a batch walks thousands of files.
+        func walk(_ handle: OpaquePointer, path: String, relative: String) {
+            defer { closedir(handle) }
+            while let entry = readdir(handle) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                if name == "." || name == ".." { continue }
+                let childPath = path + "/" + name
+                let childRelative = relative.isEmpty ? name : relative + "/" + name
+                var type = Int32(entry.pointee.d_type)
+                if type == Int32(DT_UNKNOWN) {
+                    var info = stat()
+                    guard lstat(childPath, &info) == 0 else { continue }
+                    switch info.st_mode & S_IFMT {
+                    case S_IFDIR: type = Int32(DT_DIR)
+                    case S_IFREG: type = Int32(DT_REG)
+                    default: continue
+                    }
+                }
+                if type == Int32(DT_DIR) {
+                    guard recursive, ![".git", ".hg", ".svn"].contains(name), let child = opendir(childPath) else { continue }
+                    walk(child, path: childPath, relative: childRelative)
+                } else if type == Int32(DT_REG) && !isWriterTemporary(name) {
+                    if !include.isEmpty && !include.contains(where: { fnmatch($0, name, 0) == 0 }) { continue }
+                    found.append(childRelative)
+                }
+            }
+        }
+        walk(root, path: directory.hasSuffix("/") && directory.count > 1 ? String(directory.dropLast()) : directory, relative: "")
+        return found.sorted()
+    }
+}
+
+/// Whether `name` is a temporary file of ``OutputFile/write(_:to:durable:)``: `.NAME.XXXXXX`.
+func isWriterTemporary(_ name: String) -> Bool {
+    guard name.hasPrefix("."), name.count > 8 else { return false }
+    let suffix = name.suffix(7)
+    return suffix.first == "." && suffix.dropFirst().allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+}
+
+/// Whether `path` names a directory ("-" never does).
+func isDirectory(_ path: String) -> Bool {
+    guard path != "-" else { return false }
+    var info = stat()
+    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+}

@@ -1,0 +1,62 @@
+import Foundation
+import AASATestSupport
+import Testing
+
+/// The batch frontend's invariants, the same for every batch command: the output does not
+/// depend on the number of jobs, the batch exits with the worst status of its files, and the
+/// summary counts every file once.
+@Suite("batch frontend")
+struct BatchFrontendTests {
+    /// Twelve signed files (one tampered) and, between them, a path that does not exist.
+    static func mixedBatch(in dir: URL) throws -> [String] {
+        let (_, signed) = try BatchCommandTests.makeFiles(12, in: dir)
+        let names = BatchCommandTests.walk(signed).filter { $0.hasSuffix(".json") }
+        var tampered = try contents(signed.child(names[4]))
+        let at = try #require(tampered.firstRange(of: "/p")).lowerBound
+        tampered[at + 1] = UInt8(ascii: "q")
+        try tampered.write(to: signed.child(names[4]))
+        var paths = names.map { signed.child($0).path }
+        paths.insert(dir.child("missing.p7m").path, at: 7)
+        return paths
+    }
+
+    @Test("stdout, stderr and status are identical for --jobs 1 and --jobs 4", arguments: [
+        ["verify"] + Fixture.testTrust, ["verify", "--format", "json"] + Fixture.testTrust,
+        ["lint"], ["lint", "--format", "json"], ["lint", "--format", "sarif"],
+        ["detect"], ["detect", "--format", "json"],
+    ])
+    func orderDoesNotDependOnJobs(_ command: [String]) throws {
+        try withTemporaryDirectory { dir in
+            let paths = try Self.mixedBatch(in: dir)
+            let one = CLI.run(command + paths + ["--jobs", "1"])
+            let four = CLI.run(command + paths + ["--jobs", "4"])
+            #expect(one.status == four.status, "\(one)\n\(four)")
+            #expect(one.stdout == four.stdout)
+            #expect(one.stderr == four.stderr)
+        }
+    }
+
+    @Test("the worst status wins: an unreadable file (2) over a tampered one (1) over valid ones (0)")
+    func worstStatus() throws {
+        try withTemporaryDirectory { dir in
+            let paths = try Self.mixedBatch(in: dir)
+            let readable = paths.filter { !$0.hasSuffix("missing.p7m") }
+            #expect(CLI.run(["verify"] + readable + Fixture.testTrust + ["--jobs", "4"]).status == 1)
+            #expect(CLI.run(["verify"] + paths + Fixture.testTrust + ["--jobs", "4"]).status == 2)
+            #expect(CLI.run(["detect"] + readable + ["--jobs", "4"]).status == 0)
+            #expect(CLI.run(["detect"] + paths + ["--jobs", "4"]).status == 2)
+        }
+    }
+
+    @Test("the summary counts every file once: valid, not valid and unreadable add up to the total")
+    func summaryCounts() throws {
+        try withTemporaryDirectory { dir in
+            let paths = try Self.mixedBatch(in: dir)
+            for jobs in ["1", "4"] {
+                let result = CLI.run(["verify"] + paths + Fixture.testTrust + ["--jobs", jobs])
+                #expect(result.stderrLines.last == "verify: 11 of 13 files valid; not valid: 1 tampered; 1 unreadable", "\(result)")
+                #expect(result.stdoutText.split(separator: "\n").count == 12, "one line per readable file: \(result)")
+            }
+        }
+    }
+}
