@@ -154,13 +154,13 @@ enum BatchRunner {
 /// 100 ms (and always before anything goes to standard error, so that the two streams keep
 /// their order on a terminal): one write per file would cost more than verifying it.
 final class BatchPrinter {
-    let progress: BatchProgress?
+    let progress: ProgressBar?
     private(set) var stdoutFailed = false
     private var pending = Data()
     private var lastFlush = DispatchTime.now().uptimeNanoseconds
 
     init(total: Int) {
-        progress = BatchProgress(total: total)
+        progress = ProgressBar.forFiles(total)
     }
 
     /// Writes `output`'s chunks. Returns false when standard output could not be written (the
@@ -218,42 +218,6 @@ final class BatchPrinter {
     func finish() {
         flush()
         progress?.clear()
-    }
-}
-
-/// `[#####.....] 123/1000 45/s  PATH` on standard error while a batch runs, only when it is
-/// a terminal; redrawn at most ten times a second and cleared before anything else is printed.
-final class BatchProgress {
-    private let total: Int
-    private let started = Date()
-    private var lastDraw = Date.distantPast
-    private var visible = false
-
-    /// nil unless there is more than one file and standard error is a terminal.
-    init?(total: Int) {
-        guard total > 1, isatty(STDERR_FILENO) == 1 else { return nil }
-        self.total = total
-    }
-
-    func update(done: Int, path: String) {
-        let now = Date()
-        guard now.timeIntervalSince(lastDraw) >= 0.1 || done == total else { return }
-        lastDraw = now
-        let width = 24
-        let filled = min(width, done * width / max(total, 1))
-        let rate = Int(Double(done) / max(now.timeIntervalSince(started), 0.001))
-        var line = "[\(String(repeating: "#", count: filled))\(String(repeating: ".", count: width - filled))] \(done)/\(total) \(rate)/s  "
-        let room = max(10, 100 - line.count)
-        line += path.count > room ? "…" + path.suffix(room - 1) : path
-        FileHandle.standardError.write(Data("\r\u{1B}[2K\(line)".utf8))
-        visible = true
-    }
-
-    func clear() {
-        guard visible else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
-        visible = false
-        lastDraw = .distantPast
     }
 }
 

@@ -1,0 +1,77 @@
+import Foundation
+
+/// The one progress line on standard error, for a batch of files and for an audit: redrawn at
+/// most ten times a second and cleared before anything else is printed.
+///
+/// - A batch: `[#####.....] 123/1000 45/s  PATH` (``update(done:path:)``), only when standard
+///   error is a terminal and there is more than one file (``forFiles(_:)``); the last file is
+///   always drawn.
+/// - An audit: `[#####.....] 12/40 3.2/s, 4 in flight`, or `12 domains 3.2/s, 4 in flight`
+///   without a known total (``update(done:inFlight:)``); the caller decides when to show it.
+final class ProgressBar {
+    private let total: Int?
+    private let started = Date()
+    private var lastDraw = Date.distantPast
+    private var inFlight = 0
+    private var visible = false
+
+    init(total: Int?) {
+        self.total = total
+    }
+
+    /// The bar for a batch of `total` files: nil unless there is more than one file and
+    /// standard error is a terminal.
+    static func forFiles(_ total: Int) -> ProgressBar? {
+        guard total > 1, isatty(STDERR_FILENO) == 1 else { return nil }
+        return ProgressBar(total: total)
+    }
+
+    /// A batch's line: `done` files of the total, the last one `path`.
+    func update(done: Int, path: String) {
+        let now = Date()
+        guard now.timeIntervalSince(lastDraw) >= 0.1 || done == total else { return }
+        lastDraw = now
+        let total = self.total ?? 0
+        let width = 24
+        let filled = min(width, done * width / max(total, 1))
+        let rate = Int(Double(done) / max(now.timeIntervalSince(started), 0.001))
+        var line = "[\(String(repeating: "#", count: filled))\(String(repeating: ".", count: width - filled))] \(done)/\(total) \(rate)/s  "
+        let room = max(10, 100 - line.count)
+        line += path.count > room ? "…" + path.suffix(room - 1) : path
+        draw(line)
+    }
+
+    /// An audit's line: `done` domains, `inFlight` being fetched (nil: as last said).
+    func update(done: Int, inFlight: Int?) {
+        if let inFlight { self.inFlight = inFlight }
+        let now = Date()
+        guard now.timeIntervalSince(lastDraw) >= 0.1 else { return }
+        lastDraw = now
+        let elapsed = max(now.timeIntervalSince(started), 0.001)
+        let rate = String(format: "%.1f/s", Double(done) / elapsed)
+        var line: String
+        if let total, total > 0 {
+            let width = 30
+            let filled = min(width, done * width / total)
+            line = "[\(String(repeating: "#", count: filled))\(String(repeating: ".", count: width - filled))] \(done)/\(total)"
+        } else {
+            line = "\(done) domains"
+        }
+        line += " \(rate), \(self.inFlight) in flight"
+        draw(line)
+    }
+
+    private func draw(_ line: String) {
+        FileHandle.standardError.write(Data("\r\u{1B}[2K\(line)".utf8))
+        visible = true
+    }
+
+    func clear() {
+        guard visible else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+        visible = false
+        lastDraw = .distantPast
+    }
+
+    func finish() { clear() }
+}
