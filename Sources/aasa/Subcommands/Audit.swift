@@ -166,11 +166,6 @@ extension AASACommand {
     }
 }
 
-/// `--format` for `audit`.
-enum AuditFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, json, jsonl
-}
-
 /// Runs the audits with a bound on how many are in flight, and hands each report to the
 /// printer: in input order (a report waits for the ones before it, and no more than a window
 /// of reports is ever held), or as each finishes (`ordered: false`).

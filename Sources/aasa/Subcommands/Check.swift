@@ -28,7 +28,7 @@ extension AASACommand {
         var failOn: Severity = .error
 
         @Option(help: "Output format: text or json.")
-        var format: OutputFormat = .text
+        var format: TextOrJSONFormat = .text
 
         @OptionGroup(title: "Limits")
         var limits: LimitOptions

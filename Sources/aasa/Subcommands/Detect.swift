@@ -22,7 +22,7 @@ extension AASACommand {
         var files: [String]
 
         @Option(help: "Output format: text or json (one object, or an array for several files).")
-        var format: OutputFormat = .text
+        var format: TextOrJSONFormat = .text
 
         @OptionGroup(title: "Batch")
         var batch: BatchOptions

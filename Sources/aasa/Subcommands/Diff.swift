@@ -30,7 +30,7 @@ extension AASACommand {
         var urlsFile: String?
 
         @Option(help: "Output format: text or json.")
-        var format: OutputFormat = .text
+        var format: TextOrJSONFormat = .text
 
         @OptionGroup(title: "Limits")
         var limits: LimitOptions

@@ -21,7 +21,7 @@ extension AASACommand {
         var file: String
 
         @Option(help: "Output format: text or json.")
-        var format: OutputFormat = .text
+        var format: TextOrJSONFormat = .text
 
         @OptionGroup(title: "Limits")
         var limits: LimitOptions

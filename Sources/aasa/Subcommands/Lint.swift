@@ -41,10 +41,6 @@ extension AASACommand {
         @OptionGroup(title: "Limits")
         var limits: LimitOptions
 
-        enum LintFormat: String, ExpressibleByArgument, CaseIterable {
-            case text, json, sarif
-        }
-
         func validate() throws {
             if files.isEmpty && !listRules {
                 throw ValidationError("give at least one file to lint ('-' for standard input), or --list-rules")

@@ -30,7 +30,7 @@ extension AASACommand {
         var explain = false
 
         @Option(help: "Output format: text or json (one object for one URL, an array otherwise).")
-        var format: OutputFormat = .text
+        var format: TextOrJSONFormat = .text
 
         @OptionGroup(title: "Limits")
         var limits: LimitOptions

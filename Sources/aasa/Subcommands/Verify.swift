@@ -31,7 +31,7 @@ extension AASACommand {
         var trust: TrustOptions
 
         @Option(help: "Output format: text or json.")
-        var format: OutputFormat = .text
+        var format: TextOrJSONFormat = .text
 
         @OptionGroup(title: "Batch")
         var batch: BatchOptions
