@@ -376,6 +376,11 @@ caasa_status caasa_pkcs7_verify_signature(const caasa_pkcs7 *message, const caas
 
 // MARK: - Version
 
+/// Frees the calling thread's OpenSSL state (error queue, per-thread DRBGs) now, as
+/// OPENSSL_thread_stop(3) does. OpenSSL also does this when the thread exits; a worker calls
+/// it before telling its owner it is done, so the state is gone before the process can end.
+void caasa_thread_stop(void);
+
 /// The version of the OpenSSL library loaded at run time, e.g. "OpenSSL 3.0.17 1 Jul 2025".
 const char *caasa_openssl_version_runtime(void);
 

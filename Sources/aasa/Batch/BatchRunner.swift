@@ -1,3 +1,4 @@
+import AASA
 import ArgumentParser
 import Foundation
 
@@ -75,6 +76,7 @@ enum BatchRunner {
                 while let index = state.take() {
                     state.finish(index, work(items[index]))
                 }
+                CryptoThread.releaseResources()
                 state.workerExited()
             }
             thread.stackSize = 16 * 1024 * 1024  // as the main thread: deep JSON is refused, not overflowed
@@ -83,9 +85,9 @@ enum BatchRunner {
         for index in items.indices {
             deliver(index, state.result(index))
         }
-        // No worker may still hold a result (or OpenSSL's per-thread state of a file it just
-        // checked) when the batch returns and the process exits: valgrind and LeakSanitizer
-        // reported such memory, now and then, as lost.
+        // No worker may still hold a result, or OpenSSL's per-thread state (each worker frees
+        // it before it says it is done), when the batch returns and the process exits:
+        // valgrind and LeakSanitizer reported such memory, now and then, as lost.
         state.waitForWorkers(workers)
     }
 
