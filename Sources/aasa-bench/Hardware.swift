@@ -16,7 +16,8 @@ struct Hardware: Encodable {
     static func rsaSignRate(seconds: Int, processes: Int = 1) throws -> Double {
         let multi = processes > 1 ? ["-multi", String(processes)] : []
         let text = try Spawn.output(["openssl", "speed", "-seconds", String(seconds)] + multi + ["rsa2048"])
-        for line in text.split(separator: "\n") where line.trimmingCharacters(in: .whitespaces).hasPrefix("rsa 2048 bits") {
+        for line in text.split(separator: "\n")
+        where line.trimmingCharacters(in: .whitespaces).hasPrefix("rsa 2048 bits") {
             let values = line.split(separator: " ").compactMap { Double($0) }
             if values.count >= 2 { return values[values.count - 2] }
         }
@@ -62,7 +63,8 @@ struct Hardware: Encodable {
                 if values.count >= 5 { hardware.sha256BytesPerSecond = values[4] }
             }
         }
-        guard hardware.rsa2048SignPerSecond.isFinite, hardware.p256SignPerSecond.isFinite, hardware.sha256BytesPerSecond.isFinite
+        guard hardware.rsa2048SignPerSecond.isFinite, hardware.p256SignPerSecond.isFinite,
+            hardware.sha256BytesPerSecond.isFinite
         else {
             throw Spawn.Failure(description: "cannot read the output of \(hardware.command):\n\(text)")
         }

@@ -93,7 +93,9 @@ enum InProcess {
     /// URL decisions per second of the matcher alone, on one thread.
     /// URL decisions per second of `URLMatcher.evaluate(_:)` (a full result per URL) or, with
     /// `verdictsOnly`, of `verdicts(for:into:)` (what `aasa match` prints as text).
-    static func matchRate(rules: Data, urls: [String], rounds: Int, verdictsOnly: Bool = false) throws -> (perSecond: Double, matched: Int) {
+    static func matchRate(rules: Data, urls: [String], rounds: Int, verdictsOnly: Bool = false) throws -> (
+        perSecond: Double, matched: Int
+    ) {
         let matcher = URLMatcher(document: try AASADocument(json: rules))
         var verdicts: [AppVerdict.Verdict] = []
         func opens(_ url: String) -> Bool {

@@ -182,7 +182,8 @@ enum Inputs {
         text.reserveCapacity(count * 40)
         for index in 0..<count {
             let template = templates[(index &* 7 &+ index / 5) % templates.count]
-            text += template.replacingOccurrences(of: "%d", with: String(index % 9_973)).replacingOccurrences(of: "%%", with: "%")
+            text += template.replacingOccurrences(of: "%d", with: String(index % 9_973)).replacingOccurrences(
+                of: "%%", with: "%")
             text += "\n"
         }
         return Data(text.utf8)

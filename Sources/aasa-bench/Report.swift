@@ -69,14 +69,18 @@ struct Report: Encodable {
         for m in measurements {
             rows.append([
                 m.work, m.by, m.count.map { String($0).withThousandsSeparators } ?? "", number(m.value), m.unit,
-                m.hardwareFraction.map { String(format: "%.0f%%", $0 * 100) } ?? "", m.peakMB.map { String(format: "%.1f", $0) } ?? "",
+                m.hardwareFraction.map { String(format: "%.0f%%", $0 * 100) } ?? "",
+                m.peakMB.map { String(format: "%.1f", $0) } ?? "",
             ])
         }
         var text = render(rows, numericFrom: 2)
         text += "\n"
         var targetRows: [[String]] = [["target", "measured", "goal", "met"]]
         for t in targets {
-            targetRows.append([t.target, number(t.measured), (t.kind == "at least" ? "≥ " : "≤ ") + number(t.goal), t.met ? "yes" : "NO"])
+            targetRows.append([
+                t.target, number(t.measured), (t.kind == "at least" ? "≥ " : "≤ ") + number(t.goal),
+                t.met ? "yes" : "NO",
+            ])
         }
         text += render(targetRows, numericFrom: 1)
         return text
@@ -90,11 +94,14 @@ struct Report: Encodable {
             var line = ""
             for (index, cell) in row.enumerated() {
                 let padding = String(repeating: " ", count: widths[index] - cell.count)
-                line += (index == 0 ? "" : "  ") + (index >= numericFrom && rowIndex > 0 ? padding + cell : cell + padding)
+                line +=
+                    (index == 0 ? "" : "  ") + (index >= numericFrom && rowIndex > 0 ? padding + cell : cell + padding)
             }
             while line.hasSuffix(" ") { line.removeLast() }
             lines.append(line)
-            if rowIndex == 0 { lines.append(String(repeating: "-", count: widths.reduce(0, +) + 2 * (widths.count - 1))) }
+            if rowIndex == 0 {
+                lines.append(String(repeating: "-", count: widths.reduce(0, +) + 2 * (widths.count - 1)))
+            }
         }
         return lines.joined(separator: "\n") + "\n"
     }

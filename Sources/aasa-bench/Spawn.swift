@@ -19,7 +19,8 @@ enum Spawn {
     /// standard error sent to files (or /dev/null), standard input /dev/null. `environment` is
     /// added to (overrides) this process's environment; it is prepared before the clock starts.
     static func run(
-        _ arguments: [String], stdout: String = "/dev/null", stderr: String = "/dev/null", environment: [String: String] = [:]
+        _ arguments: [String], stdout: String = "/dev/null", stderr: String = "/dev/null",
+        environment: [String: String] = [:]
     ) throws -> Run {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -37,10 +38,13 @@ enum Spawn {
         defer { for pointer in envp { free(pointer) } }
         var pid: pid_t = 0
         let start = DispatchTime.now().uptimeNanoseconds
-        let status = envp.isEmpty
+        let status =
+            envp.isEmpty
             ? posix_spawnp(&pid, arguments[0], &actions, nil, argv, environ)
             : posix_spawnp(&pid, arguments[0], &actions, nil, argv, envp)
-        guard status == 0 else { throw Failure(description: "cannot run \(arguments[0]): \(String(cString: strerror(status)))") }
+        guard status == 0 else {
+            throw Failure(description: "cannot run \(arguments[0]): \(String(cString: strerror(status)))")
+        }
         var waitStatus: Int32 = 0
         var usage = rusage()
         while wait4(pid, &waitStatus, 0, &usage) < 0 {
@@ -56,9 +60,12 @@ enum Spawn {
     /// Runs `arguments` under GNU time for its peak resident set size: `wait4`'s figure for a
     /// child started with posix_spawn (vfork) includes this process's own high-water mark.
     /// Falls back to ``run(_:stdout:stderr:)`` without /usr/bin/time.
-    static func runMeasuringPeak(_ arguments: [String], stdout: String = "/dev/null", stderr: String = "/dev/null") throws -> Run {
+    static func runMeasuringPeak(_ arguments: [String], stdout: String = "/dev/null", stderr: String = "/dev/null")
+        throws -> Run
+    {
         guard access("/usr/bin/time", X_OK) == 0 else { return try run(arguments, stdout: stdout, stderr: stderr) }
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-bench-\(UUID().uuidString).time").path
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-bench-\(UUID().uuidString).time")
+            .path
         defer { unlink(file) }
         var result = try run(["/usr/bin/time", "-f", "%M", "-o", file] + arguments, stdout: stdout, stderr: stderr)
         let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
@@ -78,18 +85,22 @@ enum Spawn {
 
     /// Runs and returns standard output as text; throws unless it exits 0.
     static func output(_ arguments: [String]) throws -> String {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-bench-\(UUID().uuidString).out").path
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-bench-\(UUID().uuidString).out")
+            .path
         defer { unlink(file) }
         let run = try run(arguments, stdout: file)
         let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
-        guard run.status == 0 else { throw Failure(description: "\(arguments.joined(separator: " ")) exited \(run.status)") }
+        guard run.status == 0 else {
+            throw Failure(description: "\(arguments.joined(separator: " ")) exited \(run.status)")
+        }
         return text
     }
 
     /// Runs and throws unless it exits 0 (standard error kept for the message).
     @discardableResult
     static func require(_ arguments: [String], stdout: String = "/dev/null") throws -> Run {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-bench-\(UUID().uuidString).err").path
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-bench-\(UUID().uuidString).err")
+            .path
         defer { unlink(file) }
         let run = try run(arguments, stdout: stdout, stderr: file)
         guard run.status == 0 else {

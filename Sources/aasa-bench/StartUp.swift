@@ -20,7 +20,9 @@ extension Benchmark {
             bundle.append(data)
             copied += 1
         }
-        guard copied > 0 else { throw Spawn.Failure(description: "no certificates in \(system) (install ca-certificates)") }
+        guard copied > 0 else {
+            throw Spawn.Failure(description: "no certificates in \(system) (install ca-certificates)")
+        }
         let root = try Data(contentsOf: URL(fileURLWithPath: cert("root-ca.pem")))
         try root.write(to: directory.appendingPathComponent("aasa-test-root.pem"))
         bundle.append(root)
@@ -44,21 +46,42 @@ extension Benchmark {
             ("aasa verify FILE --ca-file", [aasa, "verify", one] + trust, [:]),
             ("aasa verify FILE, system roots", [aasa, "verify", one], systemEnvironment),
             ("aasa detect FILE", [aasa, "detect", one], [:]),
-            ("openssl smime -verify -CAfile", ["openssl", "smime", "-verify", "-inform", "DER", "-in", one, "-CAfile", ca, "-purpose", "sslserver", "-out", "/dev/null"], [:]),
+            (
+                "openssl smime -verify -CAfile",
+                [
+                    "openssl", "smime", "-verify", "-inform", "DER", "-in", one, "-CAfile", ca, "-purpose", "sslserver",
+                    "-out", "/dev/null",
+                ], [:]
+            ),
             // openssl's -CApath alone still loads the default bundle (SSL_CERT_FILE) unless told not to.
-            ("openssl smime -verify -CApath", ["openssl", "smime", "-verify", "-inform", "DER", "-in", one, "-CApath", store.directory, "-purpose", "sslserver", "-out", "/dev/null"], [:]),
-            ("openssl smime -verify -CApath -no-CAfile -no-CAstore", ["openssl", "smime", "-verify", "-inform", "DER", "-in", one, "-CApath", store.directory, "-no-CAfile", "-no-CAstore", "-purpose", "sslserver", "-out", "/dev/null"], [:]),
+            (
+                "openssl smime -verify -CApath",
+                [
+                    "openssl", "smime", "-verify", "-inform", "DER", "-in", one, "-CApath", store.directory, "-purpose",
+                    "sslserver", "-out", "/dev/null",
+                ], [:]
+            ),
+            (
+                "openssl smime -verify -CApath -no-CAfile -no-CAstore",
+                [
+                    "openssl", "smime", "-verify", "-inform", "DER", "-in", one, "-CApath", store.directory,
+                    "-no-CAfile", "-no-CAstore", "-purpose", "sslserver", "-out", "/dev/null",
+                ], [:]
+            ),
         ]
         if let largeJSON { single.append(("aasa lint 128 KB FILE", [aasa, "lint", largeJSON], [:])) }
         let staticBinary = repository.appendingPathComponent(".build-static/release/aasa").path
         if FileManager.default.isExecutableFile(atPath: staticBinary) && staticBinary != aasa {
             single.append(("aasa --version (fully static)", [staticBinary, "--version"], [:]))
             single.append(("aasa verify FILE --ca-file (fully static)", [staticBinary, "verify", one] + trust, [:]))
-            single.append(("aasa verify FILE, system roots (fully static)", [staticBinary, "verify", one], systemEnvironment))
+            single.append(
+                ("aasa verify FILE, system roots (fully static)", [staticBinary, "verify", one], systemEnvironment))
             // What loading the whole bundle costs (what X509_STORE_set_default_paths did before).
-            single.append((
-                "aasa verify FILE, SSL_CERT_FILE bundle (fully static)", [staticBinary, "verify", one],
-                ["SSL_CERT_FILE": store.bundle, "SSL_CERT_DIR": scratch.appendingPathComponent("no-such-dir").path]))
+            single.append(
+                (
+                    "aasa verify FILE, SSL_CERT_FILE bundle (fully static)", [staticBinary, "verify", one],
+                    ["SSL_CERT_FILE": store.bundle, "SSL_CERT_DIR": scratch.appendingPathComponent("no-such-dir").path]
+                ))
             single.append(("aasa detect FILE (fully static)", [staticBinary, "detect", one], [:]))
         } else {
             say("no fully static binary at \(staticBinary): run scripts/build-static.sh first for its figures")
@@ -78,9 +101,11 @@ extension Benchmark {
             let value = Stats.median(singleTimes[name] ?? []) * 1000
             median[name] = value
             let prefix = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value) " }.joined()
-            report.measurements.append(Measurement(
-                work: "single file, whole process", by: name, count: nil, value: value, unit: "ms (median of \(rounds))",
-                hardwareFraction: nil, peakMB: nil, command: prefix + displayed(command)))
+            report.measurements.append(
+                Measurement(
+                    work: "single file, whole process", by: name, count: nil, value: value,
+                    unit: "ms (median of \(rounds))",
+                    hardwareFraction: nil, peakMB: nil, command: prefix + displayed(command)))
             say("\(name): \(String(format: "%.2f", value)) ms")
         }
 
@@ -89,11 +114,16 @@ extension Benchmark {
         let opensslCApath = median["openssl smime -verify -CApath -no-CAfile -no-CAstore"] ?? .nan
         func target(_ name: String, _ key: String, against reference: Double, _ referenceName: String) {
             guard let value = median[key] else { return }
-            report.targets.append(TargetCheck(
-                name, measured: value / reference, atMost: 1.5,
-                detail: String(format: "%.2f ms against %.2f ms (%@), medians of %d interleaved whole processes", value, reference, referenceName, rounds)))
+            report.targets.append(
+                TargetCheck(
+                    name, measured: value / reference, atMost: 1.5,
+                    detail: String(
+                        format: "%.2f ms against %.2f ms (%@), medians of %d interleaved whole processes", value,
+                        reference, referenceName, rounds)))
         }
-        target("single-file aasa verify --ca-file vs openssl smime -verify -CAfile (×)", "aasa verify FILE --ca-file", against: opensslCAfile, "-CAfile")
+        target(
+            "single-file aasa verify --ca-file vs openssl smime -verify -CAfile (×)", "aasa verify FILE --ca-file",
+            against: opensslCAfile, "-CAfile")
         target(
             "single-file aasa verify --ca-file (fully static) vs openssl smime -verify -CApath -no-CAfile (×)",
             "aasa verify FILE --ca-file (fully static)", against: opensslCApath, "-CApath -no-CAfile -no-CAstore")

@@ -23,77 +23,6 @@ struct Benchmark {
     /// The `--jobs` values measured: 1 and every core.
     var jobCounts: [Int] { cores > 1 ? [1, cores] : [1] }
 
-    // MARK: - Batches through the real binary
-
-    /// Runs an `aasa` batch `repetitions` times (the output directory emptied before each) and
-    /// records the median rate.
-    mutating func batch(
-        _ work: String, arguments: [String], files: Int, jobs: Int, outDirectory: String? = nil,
-        limitPerCore: Double?, acceptedStatuses: Set<Int32> = [0], repetitions: Int
-    ) throws -> Measurement {
-        var times: [Double] = []
-        var peak = 0
-        let log = path("last-run.stderr")
-        let command = [aasa] + arguments + ["--jobs", String(jobs)]
-        for _ in 0..<repetitions {
-            if let outDirectory { try? FileManager.default.removeItem(atPath: outDirectory) }
-            let run = try Spawn.runMeasuringPeak(command, stderr: log)
-            guard acceptedStatuses.contains(run.status) else {
-                let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-                throw Spawn.Failure(description: "\(command.joined(separator: " ")) exited \(run.status):\n\(text.suffix(3000))")
-            }
-            times.append(run.seconds)
-            peak = max(peak, run.peakBytes)
-        }
-        let rate = Double(files) / Stats.median(times)
-        let measurement = Measurement(
-            work: work, by: "aasa batch --jobs \(jobs)", count: files, value: rate, unit: "files/s",
-            hardwareFraction: limitPerCore.map { rate / ($0 * Double(jobs)) }, peakMB: Double(peak) / 1_048_576,
-            command: displayed(command))
-        report.measurements.append(measurement)
-        say("\(work), \(files) files, --jobs \(jobs): \(Int(rate)) files/s, peak \(Int(Double(peak) / 1_048_576)) MB")
-        return measurement
-    }
-
-    /// A shell loop of `openssl smime` over the first `count` files of `directory`.
-    mutating func opensslLoop(_ work: String, body: String, directory: String, count: Int, limitPerCore: Double?) throws -> Measurement {
-        let list = path("openssl-list-\(count)")
-        try (1...count).map { Inputs.name($0) }.joined(separator: "\n").appending("\n").write(toFile: list, atomically: true, encoding: .utf8)
-        try FileManager.default.createDirectory(atPath: path("openssl-out"), withIntermediateDirectories: true)
-        let script = "cd '\(directory)' && while read f; do \(body) || exit 1; done < '\(list)'"
-        let run = try Spawn.shell(script, stderr: path("openssl-loop.stderr"))
-        guard run.status == 0 else {
-            let text = (try? String(contentsOfFile: path("openssl-loop.stderr"), encoding: .utf8)) ?? ""
-            throw Spawn.Failure(description: "openssl loop for \(work) exited \(run.status): \(text.suffix(2000))")
-        }
-        let rate = Double(count) / run.seconds
-        let measurement = Measurement(
-            work: work, by: "openssl smime shell loop", count: count, value: rate, unit: "files/s",
-            hardwareFraction: limitPerCore.map { rate / $0 }, peakMB: nil,
-            command: "for f in …; do \(body); done")
-        report.measurements.append(measurement)
-        say("\(work), openssl smime loop over \(count) files: \(Int(rate)) files/s")
-        return measurement
-    }
-
-    mutating func inProcess(_ work: String, by: String, count: Int, seconds: Double, limitPerCore: Double?, command: String) -> Measurement {
-        let rate = Double(count) / seconds
-        let measurement = Measurement(
-            work: work, by: by, count: count, value: rate, unit: "files/s", hardwareFraction: limitPerCore.map { rate / $0 },
-            peakMB: nil, command: command)
-        report.measurements.append(measurement)
-        say("\(work), \(by) over \(count) files: \(Int(rate)) files/s")
-        return measurement
-    }
-
-    func displayed(_ command: [String]) -> String {
-        command.map { argument in
-            var text = argument.replacingOccurrences(of: scratch.path + "/", with: "$TMP/")
-            text = text.replacingOccurrences(of: repository.path + "/", with: "")
-            return text.contains(" ") ? "'\(text)'" : text
-        }.joined(separator: " ")
-    }
-
     // MARK: - The run
 
     mutating func run() throws {
@@ -105,8 +34,12 @@ struct Benchmark {
 
         // Inputs.
         say("generating inputs in \(scratch.path)")
-        for count in [small, large] { try Inputs.writeDocuments(count: count, to: scratch.appendingPathComponent("json-\(count)")) }
-        let sizes = try (1...50).map { try Data(contentsOf: scratch.appendingPathComponent("json-\(small)/\(Inputs.name($0))")).count }
+        for count in [small, large] {
+            try Inputs.writeDocuments(count: count, to: scratch.appendingPathComponent("json-\(count)"))
+        }
+        let sizes = try (1...50).map {
+            try Data(contentsOf: scratch.appendingPathComponent("json-\(small)/\(Inputs.name($0))")).count
+        }
         documentBytes = Double(sizes.reduce(0, +)) / Double(sizes.count)
         try Inputs.large().write(to: scratch.appendingPathComponent("large.json"))
         try Inputs.thirtyRules.write(to: scratch.appendingPathComponent("rules30.json"))
@@ -126,12 +59,14 @@ struct Benchmark {
             for jobs in jobCounts {
                 let out = path("signed-rsa-\(count)")
                 _ = try batch(
-                    "sign RSA-2048", arguments: ["sign", path("json-\(count)"), "--out-dir", out] + rsaSigner, files: count,
+                    "sign RSA-2048", arguments: ["sign", path("json-\(count)"), "--out-dir", out] + rsaSigner,
+                    files: count,
                     jobs: jobs, outDirectory: out, limitPerCore: signLimit, repetitions: repetitions)
             }
             let out = path("signed-ec-\(count)")
             _ = try batch(
-                "sign ECDSA P-256", arguments: ["sign", path("json-\(count)"), "--out-dir", out] + ecSigner, files: count,
+                "sign ECDSA P-256", arguments: ["sign", path("json-\(count)"), "--out-dir", out] + ecSigner,
+                files: count,
                 jobs: cores, outDirectory: out, limitPerCore: ecLimit, repetitions: repetitions)
         }
 
@@ -139,7 +74,8 @@ struct Benchmark {
         // by half from one second to the next: rounds of openssl speed (1 core), aasa sign
         // --jobs 1, aasa sign --jobs N, openssl speed -multi N, openssl speed again; the
         // ratios are taken within each round, and their medians reported.
-        var singleRatios: [Double] = [], multiRatios: [Double] = [], scalings: [Double] = [], machineScalings: [Double] = []
+        var singleRatios: [Double] = [], multiRatios: [Double] = [], scalings: [Double] = [],
+            machineScalings: [Double] = []
         // Every rate seen, for the best-of-rounds ratios: on a machine whose speed drops by half
         // for seconds at a time, the fastest run of each side is the least disturbed one.
         var bestSpeed = 0.0, bestMulti = 0.0, bestOne = 0.0, bestMany = 0.0
@@ -156,7 +92,8 @@ struct Benchmark {
             let out = path("signed-rounds")
             func timedSign(_ jobs: Int) throws -> Double {
                 try? FileManager.default.removeItem(atPath: out)
-                let run = try Spawn.run([aasa, "sign", roundInput, "--out-dir", out, "--jobs", String(jobs)] + rsaSigner)
+                let run = try Spawn.run(
+                    [aasa, "sign", roundInput, "--out-dir", out, "--jobs", String(jobs)] + rsaSigner)
                 guard run.status == 0 else { throw Spawn.Failure(description: "aasa sign exited \(run.status)") }
                 return Double(roundFiles) / run.seconds
             }
@@ -173,17 +110,28 @@ struct Benchmark {
             multiRatios.append(many / multi)
             scalings.append(many / one)
             machineScalings.append(multi / speed)
-            say(String(format: "sign round %d: openssl speed %.0f/s (%.0f then %.0f), -multi %d %.0f/s; aasa --jobs 1 %.0f/s, --jobs %d %.0f/s",
-                round, speed, before, after, cores, multi, one, cores, many))
-            report.measurements.append(Measurement(
-                work: "sign RSA-2048, round \(round)", by: "aasa --jobs 1 / openssl speed", count: roundFiles, value: one / speed,
-                unit: "×", hardwareFraction: nil, peakMB: nil,
-                command: String(format: "%.0f files/s against %.0f sign/s (before %.0f, after %.0f)", one, speed, before, after)))
+            say(
+                String(
+                    format:
+                        "sign round %d: openssl speed %.0f/s (%.0f then %.0f), -multi %d %.0f/s; aasa --jobs 1 %.0f/s, --jobs %d %.0f/s",
+                    round, speed, before, after, cores, multi, one, cores, many))
+            report.measurements.append(
+                Measurement(
+                    work: "sign RSA-2048, round \(round)", by: "aasa --jobs 1 / openssl speed", count: roundFiles,
+                    value: one / speed,
+                    unit: "×", hardwareFraction: nil, peakMB: nil,
+                    command: String(
+                        format: "%.0f files/s against %.0f sign/s (before %.0f, after %.0f)", one, speed, before, after)
+                ))
             if cores > 1 {
-                report.measurements.append(Measurement(
-                    work: "sign RSA-2048, round \(round)", by: "aasa --jobs \(cores) / openssl speed -multi \(cores)", count: roundFiles,
-                    value: many / multi, unit: "×", hardwareFraction: nil, peakMB: nil,
-                    command: String(format: "%.0f files/s against %.0f sign/s; aasa scaled %.2f×, openssl %.2f×", many, multi, many / one, multi / speed)))
+                report.measurements.append(
+                    Measurement(
+                        work: "sign RSA-2048, round \(round)",
+                        by: "aasa --jobs \(cores) / openssl speed -multi \(cores)", count: roundFiles,
+                        value: many / multi, unit: "×", hardwareFraction: nil, peakMB: nil,
+                        command: String(
+                            format: "%.0f files/s against %.0f sign/s; aasa scaled %.2f×, openssl %.2f×", many, multi,
+                            many / one, multi / speed)))
             }
         }
 
@@ -210,7 +158,9 @@ struct Benchmark {
                 peaks.append(("lint", l.peakMB ?? .nan))
             }
         }
-        if let sign = report.measurements.first(where: { $0.work == "sign RSA-2048" && $0.count == large && $0.by.hasSuffix("\(cores)") }) {
+        if let sign = report.measurements.first(where: {
+            $0.work == "sign RSA-2048" && $0.count == large && $0.by.hasSuffix("\(cores)")
+        }) {
             peaks.append(("sign", sign.peakMB ?? .nan))
         }
 
@@ -220,49 +170,67 @@ struct Benchmark {
         let matchCommand = [aasa, "match", path("rules30.json"), "--urls-file", path("urls.txt")]
         for _ in 0..<repetitions {
             let run = try Spawn.runMeasuringPeak(matchCommand)
-            guard run.status == 0 || run.status == 1 else { throw Spawn.Failure(description: "match exited \(run.status)") }
+            guard run.status == 0 || run.status == 1 else {
+                throw Spawn.Failure(description: "match exited \(run.status)")
+            }
             matchTimes.append(run.seconds)
             matchPeak = max(matchPeak, run.peakBytes)
         }
         let matchRate = Double(urlCount) / Stats.median(matchTimes)
-        report.measurements.append(Measurement(
-            work: "match --urls-file (30 rules)", by: "aasa match, whole process", count: urlCount, value: matchRate,
-            unit: "URLs/s", hardwareFraction: nil, peakMB: Double(matchPeak) / 1_048_576, command: displayed(matchCommand) + " > /dev/null"))
+        report.measurements.append(
+            Measurement(
+                work: "match --urls-file (30 rules)", by: "aasa match, whole process", count: urlCount,
+                value: matchRate,
+                unit: "URLs/s", hardwareFraction: nil, peakMB: Double(matchPeak) / 1_048_576,
+                command: displayed(matchCommand) + " > /dev/null"))
         say("match: \(Int(matchRate)) URL decisions/s (whole process, text output)")
         let urls = try String(contentsOfFile: path("urls.txt"), encoding: .utf8).split(separator: "\n").map(String.init)
-        let inProcessMatch = try InProcess.matchRate(rules: Inputs.thirtyRules, urls: urls, rounds: options.quick ? 1 : 3)
-        report.measurements.append(Measurement(
-            work: "match (30 rules)", by: "URLMatcher in-process, 1 thread", count: urls.count, value: inProcessMatch.perSecond,
-            unit: "URLs/s", hardwareFraction: nil, peakMB: nil, command: "URLMatcher.evaluate(_:) in aasa-bench"))
-        say("match in-process: \(Int(inProcessMatch.perSecond)) URL decisions/s (\(inProcessMatch.matched) of \(urls.count) open an app)")
-        let inProcessVerdicts = try InProcess.matchRate(rules: Inputs.thirtyRules, urls: urls, rounds: options.quick ? 1 : 3, verdictsOnly: true)
-        report.measurements.append(Measurement(
-            work: "match (30 rules)", by: "URLMatcher verdicts only, in-process, 1 thread", count: urls.count,
-            value: inProcessVerdicts.perSecond, unit: "URLs/s", hardwareFraction: nil, peakMB: nil,
-            command: "URLMatcher.verdicts(for:into:) in aasa-bench"))
-        say("match in-process, verdicts only: \(Int(inProcessVerdicts.perSecond)) URL decisions/s (\(inProcessVerdicts.matched) open an app)")
+        let inProcessMatch = try InProcess.matchRate(
+            rules: Inputs.thirtyRules, urls: urls, rounds: options.quick ? 1 : 3)
+        report.measurements.append(
+            Measurement(
+                work: "match (30 rules)", by: "URLMatcher in-process, 1 thread", count: urls.count,
+                value: inProcessMatch.perSecond,
+                unit: "URLs/s", hardwareFraction: nil, peakMB: nil, command: "URLMatcher.evaluate(_:) in aasa-bench"))
+        say(
+            "match in-process: \(Int(inProcessMatch.perSecond)) URL decisions/s (\(inProcessMatch.matched) of \(urls.count) open an app)"
+        )
+        let inProcessVerdicts = try InProcess.matchRate(
+            rules: Inputs.thirtyRules, urls: urls, rounds: options.quick ? 1 : 3, verdictsOnly: true)
+        report.measurements.append(
+            Measurement(
+                work: "match (30 rules)", by: "URLMatcher verdicts only, in-process, 1 thread", count: urls.count,
+                value: inProcessVerdicts.perSecond, unit: "URLs/s", hardwareFraction: nil, peakMB: nil,
+                command: "URLMatcher.verdicts(for:into:) in aasa-bench"))
+        say(
+            "match in-process, verdicts only: \(Int(inProcessVerdicts.perSecond)) URL decisions/s (\(inProcessVerdicts.matched) open an app)"
+        )
 
         // The openssl smime shell loops.
         let signed = path("signed-rsa-\(small)")
         let ca = cert("ca-bundle.pem")
         _ = try opensslLoop(
             "sign RSA-2048",
-            body: "openssl smime -sign -inkey '\(cert("leaf-rsa.key"))' -signer '\(cert("leaf-rsa.pem"))' -certfile '\(cert("chain.pem"))' -noattr -nodetach -outform DER -in \"$f\" -out '\(path("openssl-out"))'/\"$f\"",
+            body:
+                "openssl smime -sign -inkey '\(cert("leaf-rsa.key"))' -signer '\(cert("leaf-rsa.pem"))' -certfile '\(cert("chain.pem"))' -noattr -nodetach -outform DER -in \"$f\" -out '\(path("openssl-out"))'/\"$f\"",
             directory: path("json-\(small)"), count: loopCount, limitPerCore: signLimit)
         let verifyLoop = try opensslLoop(
             "verify",
-            body: "openssl smime -verify -inform DER -in \"$f\" -CAfile '\(ca)' -purpose sslserver -out /dev/null 2>/dev/null",
+            body:
+                "openssl smime -verify -inform DER -in \"$f\" -CAfile '\(ca)' -purpose sslserver -out /dev/null 2>/dev/null",
             directory: signed, count: loopCount, limitPerCore: verifyLimit)
         _ = try opensslLoop(
             "extract",
-            body: "openssl smime -verify -inform DER -in \"$f\" -CAfile '\(ca)' -purpose sslserver -out '\(path("openssl-out"))'/\"$f\" 2>/dev/null",
+            body:
+                "openssl smime -verify -inform DER -in \"$f\" -CAfile '\(ca)' -purpose sslserver -out '\(path("openssl-out"))'/\"$f\" 2>/dev/null",
             directory: signed, count: loopCount, limitPerCore: verifyLimit)
 
         // The naive in-process loops (one thread, everything loaded for each file, no cache).
         let signedFiles = (1...naiveCount).map { "\(signed)/\(Inputs.name($0))" }
         let jsonFiles = (1...naiveCount).map { path("json-\(small)/\(Inputs.name($0))") }
         let naiveVerify = inProcess(
-            "verify", by: "naive in-process loop", count: naiveCount, seconds: try InProcess.naiveVerify(signedFiles, pki: pki),
+            "verify", by: "naive in-process loop", count: naiveCount,
+            seconds: try InProcess.naiveVerify(signedFiles, pki: pki),
             limitPerCore: verifyLimit, command: "per file: TrustStore(ca file) + Verifier(), no cache, 1 thread")
         _ = inProcess(
             "verify", by: "in-process, one verifier, no cache", count: naiveCount,
@@ -275,79 +243,117 @@ struct Benchmark {
             command: "one TrustStore + Verifier + ChainCache, 1 thread (hits \(cache.hits), misses \(cache.misses))")
         _ = inProcess(
             "extract", by: "naive in-process loop", count: naiveCount,
-            seconds: try InProcess.naiveExtract(signedFiles, pki: pki, into: scratch.appendingPathComponent("naive-extract")),
+            seconds: try InProcess.naiveExtract(
+                signedFiles, pki: pki, into: scratch.appendingPathComponent("naive-extract")),
             limitPerCore: verifyLimit, command: "per file: TrustStore(ca file) + Verifier(), verify, write, 1 thread")
         _ = inProcess(
             "sign RSA-2048", by: "naive in-process loop", count: naiveCount,
             seconds: try InProcess.naiveSign(jsonFiles, pki: pki, into: scratch.appendingPathComponent("naive-sign")),
             limitPerCore: signLimit, command: "per file: load key, certificate, chain; sign; write, 1 thread")
         _ = inProcess(
-            "lint", by: "in-process loop, 1 thread", count: naiveCount, seconds: try InProcess.lint(jsonFiles), limitPerCore: nil,
+            "lint", by: "in-process loop, 1 thread", count: naiveCount, seconds: try InProcess.lint(jsonFiles),
+            limitPerCore: nil,
             command: "Linter.lint(_:) per file, 1 thread")
 
         // Lint of the 128 KB file, in process and as a whole process.
         let largeData = try Data(contentsOf: scratch.appendingPathComponent("large.json"))
         let lintLarge = InProcess.lintOnce(largeData, iterations: options.quick ? 20 : 100)
-        report.measurements.append(Measurement(
-            work: "lint \(largeData.count / 1024) KB file", by: "Linter in-process (median)", count: 1, value: lintLarge.seconds * 1000,
-            unit: "ms", hardwareFraction: nil, peakMB: nil, command: "Linter.lint(_:) in aasa-bench, \(lintLarge.findings) findings"))
-        say("lint of the \(largeData.count)-byte file in process: \(String(format: "%.2f", lintLarge.seconds * 1000)) ms")
+        report.measurements.append(
+            Measurement(
+                work: "lint \(largeData.count / 1024) KB file", by: "Linter in-process (median)", count: 1,
+                value: lintLarge.seconds * 1000,
+                unit: "ms", hardwareFraction: nil, peakMB: nil,
+                command: "Linter.lint(_:) in aasa-bench, \(lintLarge.findings) findings"))
+        say(
+            "lint of the \(largeData.count)-byte file in process: \(String(format: "%.2f", lintLarge.seconds * 1000)) ms"
+        )
 
         // Single files, whole processes (StartUp.swift).
-        try singleFiles(one: "\(signed)/\(Inputs.name(1))", largeJSON: path("large.json"), rounds: options.quick ? 15 : 60)
+        try singleFiles(
+            one: "\(signed)/\(Inputs.name(1))", largeJSON: path("large.json"), rounds: options.quick ? 15 : 60)
 
         // The targets.
         let verifyBatch = verifyRate[small] ?? .nan
-        report.targets.append(TargetCheck(
-            "batch verify vs openssl smime -verify loop (×)", measured: verifyBatch / verifyLoop.value, atLeast: 40,
-            detail: "aasa verify, \(small) files, --jobs \(cores), against the loop over \(loopCount) files"))
-        report.targets.append(TargetCheck(
-            "batch verify vs naive in-process loop (×)", measured: verifyBatch / naiveVerify.value, atLeast: 3,
-            detail: "aasa verify, \(small) files, --jobs \(cores), against a fresh Verifier per file, no cache, 1 thread"))
+        report.targets.append(
+            TargetCheck(
+                "batch verify vs openssl smime -verify loop (×)", measured: verifyBatch / verifyLoop.value, atLeast: 40,
+                detail: "aasa verify, \(small) files, --jobs \(cores), against the loop over \(loopCount) files"))
+        report.targets.append(
+            TargetCheck(
+                "batch verify vs naive in-process loop (×)", measured: verifyBatch / naiveVerify.value, atLeast: 3,
+                detail:
+                    "aasa verify, \(small) files, --jobs \(cores), against a fresh Verifier per file, no cache, 1 thread"
+            ))
         func list(_ values: [Double]) -> String { values.map { String(format: "%.2f", $0) }.joined(separator: ", ") }
-        report.targets.append(TargetCheck(
-            "batch sign RSA-2048, --jobs 1, vs openssl speed sign/s (×)", measured: bestOne / bestSpeed, atLeast: 0.9,
-            detail: String(format: "best of the rounds: aasa sign (%d files, --jobs 1) %.0f files/s, openssl speed rsa2048 %.0f sign/s; ", roundFiles, bestOne, bestSpeed)
-                + String(format: "median of the per-round ratios %.2f (", Stats.median(singleRatios)) + list(singleRatios) + ")"))
-        if cores > 1 {
-            report.targets.append(TargetCheck(
-                "batch sign RSA-2048 at --jobs \(cores) vs openssl speed -multi \(cores) (×)", measured: bestMany / bestMulti,
+        report.targets.append(
+            TargetCheck(
+                "batch sign RSA-2048, --jobs 1, vs openssl speed sign/s (×)", measured: bestOne / bestSpeed,
                 atLeast: 0.9,
-                detail: String(format: "best of the rounds: %.0f files/s against %.0f sign/s; median of the per-round ratios %.2f (", bestMany, bestMulti, Stats.median(multiRatios))
-                    + list(multiRatios) + ")"))
-            report.targets.append(TargetCheck(
-                "batch sign RSA-2048, --jobs \(cores) vs --jobs 1 (×)", measured: bestMany / bestOne, atLeast: 1.7,
-                detail: String(format: "best of the rounds; openssl speed -multi %d against 1 process, best of the rounds: %.2f×; median of the per-round scalings %.2f (", cores, bestMulti / bestSpeed, Stats.median(scalings))
-                    + list(scalings) + "); openssl's own per-round scalings: " + list(machineScalings)))
+                detail: String(
+                    format:
+                        "best of the rounds: aasa sign (%d files, --jobs 1) %.0f files/s, openssl speed rsa2048 %.0f sign/s; ",
+                    roundFiles, bestOne, bestSpeed)
+                    + String(format: "median of the per-round ratios %.2f (", Stats.median(singleRatios))
+                    + list(singleRatios) + ")"))
+        if cores > 1 {
+            report.targets.append(
+                TargetCheck(
+                    "batch sign RSA-2048 at --jobs \(cores) vs openssl speed -multi \(cores) (×)",
+                    measured: bestMany / bestMulti,
+                    atLeast: 0.9,
+                    detail: String(
+                        format:
+                            "best of the rounds: %.0f files/s against %.0f sign/s; median of the per-round ratios %.2f (",
+                        bestMany, bestMulti, Stats.median(multiRatios))
+                        + list(multiRatios) + ")"))
+            report.targets.append(
+                TargetCheck(
+                    "batch sign RSA-2048, --jobs \(cores) vs --jobs 1 (×)", measured: bestMany / bestOne, atLeast: 1.7,
+                    detail: String(
+                        format:
+                            "best of the rounds; openssl speed -multi %d against 1 process, best of the rounds: %.2f×; median of the per-round scalings %.2f (",
+                        cores, bestMulti / bestSpeed, Stats.median(scalings))
+                        + list(scalings) + "); openssl's own per-round scalings: " + list(machineScalings)))
         }
-        report.targets.append(TargetCheck(
-            "match URL decisions per second per core (whole process)", measured: matchRate, atLeast: 1_000_000,
-            detail: "aasa match --urls-file, \(urlCount) URLs, 30 rules, text output to /dev/null"))
-        report.targets.append(TargetCheck(
-            "match URL decisions per second per core (matcher in-process, full results)", measured: inProcessMatch.perSecond, atLeast: 1_000_000,
-            detail: "URLMatcher.evaluate, 1 thread"))
-        report.targets.append(TargetCheck(
-            "match URL decisions per second per core (matcher in-process, verdicts only)", measured: inProcessVerdicts.perSecond,
-            atLeast: 1_000_000, detail: "URLMatcher.verdicts(for:into:), 1 thread: what aasa match prints as text"))
-        report.targets.append(TargetCheck(
-            "lint of the 128 KB file in process (ms)", measured: lintLarge.seconds * 1000, atMost: 10,
-            detail: "median of Linter.lint(_:)"))
+        report.targets.append(
+            TargetCheck(
+                "match URL decisions per second per core (whole process)", measured: matchRate, atLeast: 1_000_000,
+                detail: "aasa match --urls-file, \(urlCount) URLs, 30 rules, text output to /dev/null"))
+        report.targets.append(
+            TargetCheck(
+                "match URL decisions per second per core (matcher in-process, full results)",
+                measured: inProcessMatch.perSecond, atLeast: 1_000_000,
+                detail: "URLMatcher.evaluate, 1 thread"))
+        report.targets.append(
+            TargetCheck(
+                "match URL decisions per second per core (matcher in-process, verdicts only)",
+                measured: inProcessVerdicts.perSecond,
+                atLeast: 1_000_000, detail: "URLMatcher.verdicts(for:into:), 1 thread: what aasa match prints as text"))
+        report.targets.append(
+            TargetCheck(
+                "lint of the 128 KB file in process (ms)", measured: lintLarge.seconds * 1000, atMost: 10,
+                detail: "median of Linter.lint(_:)"))
         let worstPeak = peaks.max { $0.1 < $1.1 } ?? ("verify", .nan)
-        report.targets.append(TargetCheck(
-            "peak memory of a \(large)-file batch (MB)", measured: worstPeak.1, atMost: 64,
-            detail: "largest of " + peaks.map { "\($0.0) \(String(format: "%.1f", $0.1))" }.joined(separator: ", ")))
+        report.targets.append(
+            TargetCheck(
+                "peak memory of a \(large)-file batch (MB)", measured: worstPeak.1, atMost: 64,
+                detail: "largest of " + peaks.map { "\($0.0) \(String(format: "%.1f", $0.1))" }.joined(separator: ", "))
+        )
     }
 }
 
 // MARK: - Main
 
 let options = Options(Array(CommandLine.arguments.dropFirst()))
-let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-let binDirectory = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])).deletingLastPathComponent()
+let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+let binDirectory = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0]))
+    .deletingLastPathComponent()
 
 do {
     // The test PKI's keys: aasa sign rightly warns about keys others can read (git checks out 0644).
-    for name in (try? FileManager.default.contentsOfDirectory(atPath: repository.appendingPathComponent("certs").path)) ?? []
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: repository.appendingPathComponent("certs").path))
+        ?? []
     where name.hasSuffix(".key") {
         chmod(repository.appendingPathComponent("certs/\(name)").path, 0o600)
     }
@@ -357,7 +363,9 @@ do {
     }
     let aasa = options.aasa ?? binDirectory.appendingPathComponent("aasa").path
     guard FileManager.default.isExecutableFile(atPath: aasa) else {
-        throw Spawn.Failure(description: "no aasa binary at \(aasa): build it with swift build -c release --product aasa, or give --aasa PATH")
+        throw Spawn.Failure(
+            description:
+                "no aasa binary at \(aasa): build it with swift build -c release --product aasa, or give --aasa PATH")
     }
     var isDirectory: ObjCBool = false
     let scratchParent =
@@ -371,14 +379,20 @@ do {
 
     var load = [Double](repeating: 0, count: 3)
     getloadavg(&load, 3)
-    let cpu = ((try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? "")
-        .split(separator: "\n").first { $0.hasPrefix("model name") }.map { String($0.split(separator: ":", maxSplits: 1)[1]).trimmingCharacters(in: .whitespaces) } ?? "unknown"
+    let cpu =
+        ((try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? "")
+        .split(separator: "\n").first { $0.hasPrefix("model name") }.map {
+            String($0.split(separator: ":", maxSplits: 1)[1]).trimmingCharacters(in: .whitespaces)
+        } ?? "unknown"
     let cores = ProcessInfo.processInfo.activeProcessorCount
     say("\(cores) cores (\(cpu)), load average \(load.map { String(format: "%.2f", $0) }.joined(separator: " "))")
     say("openssl speed (\(options.quick ? 1 : 3) s per algorithm)…")
     let hardware = try Hardware.measure(seconds: options.quick || options.startUpOnly ? 1 : 3)
-    say("openssl speed: RSA-2048 \(Int(hardware.rsa2048SignPerSecond)) sign/s, \(Int(hardware.rsa2048VerifyPerSecond)) verify/s; P-256 \(Int(hardware.p256SignPerSecond)) sign/s, \(Int(hardware.p256VerifyPerSecond)) verify/s; SHA-256 \(Int(hardware.sha256BytesPerSecond / 1e6)) MB/s")
-    let opensslVersion = (try? Spawn.output(["openssl", "version"]))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown"
+    say(
+        "openssl speed: RSA-2048 \(Int(hardware.rsa2048SignPerSecond)) sign/s, \(Int(hardware.rsa2048VerifyPerSecond)) verify/s; P-256 \(Int(hardware.p256SignPerSecond)) sign/s, \(Int(hardware.p256VerifyPerSecond)) verify/s; SHA-256 \(Int(hardware.sha256BytesPerSecond / 1e6)) MB/s"
+    )
+    let opensslVersion =
+        (try? Spawn.output(["openssl", "version"]))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown"
     let machine = [
         "cores": String(cores), "cpu": cpu, "openssl": opensslVersion, "aasa": aasa, "scratch": scratchParent.path,
         "loadAverageAtStart": load.map { String(format: "%.2f", $0) }.joined(separator: " "),
@@ -396,7 +410,8 @@ do {
     if options.startUpOnly {
         // The bundled example chains to certs/root-ca.pem through the embedded intermediate.
         try benchmark.singleFiles(
-            one: repository.appendingPathComponent("examples/apple-app-site-association.p7m").path, largeJSON: nil, rounds: 60)
+            one: repository.appendingPathComponent("examples/apple-app-site-association.p7m").path, largeJSON: nil,
+            rounds: 60)
     } else {
         try benchmark.run()
     }
