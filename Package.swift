@@ -95,7 +95,8 @@ for harness in ["FuzzSignedData", "FuzzDocument", "FuzzMatch"] {
 }
 
 // Swift targets only: the C targets take no Swift settings.
-for target in package.targets where [.regular, .executable, .test].contains(target.type) && !target.name.hasPrefix("CAASA") {
+for target in package.targets
+where [.regular, .executable, .test].contains(target.type) && !target.name.hasPrefix("CAASA") {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))
     settings.append(.enableUpcomingFeature("ExistentialAny"))

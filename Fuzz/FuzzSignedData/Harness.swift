@@ -15,7 +15,9 @@ private let verifier: Verifier? = {
 
 /// The same verifier with a chain cache shared by every input: batch mode's path (certificates
 /// parsed from the cache, chains remembered). It must agree with the uncached verifier.
-private let cachedVerifier: Verifier? = verifier.map { Verifier(trust: $0.trust, options: $0.options, chainCache: ChainCache()) }
+private let cachedVerifier: Verifier? = verifier.map {
+    Verifier(trust: $0.trust, options: $0.options, chainCache: ChainCache())
+}
 
 /// The same verifier with the forensic opt-out (`--allow-weak-crypto`).
 private let weakVerifier: Verifier? = verifier.map {
@@ -42,8 +44,12 @@ func fuzzOneInput(_ bytes: UnsafeRawPointer, _ count: Int) -> CInt {
         if result.content != nil && !result.isValid { fatalError("content returned for an invalid file") }
         // The verification policy: nothing it refuses is ever valid, and what it accepts with a
         // warning is never refused (issue #12).
-        if result.isValid && result.warnings.contains(where: \.refused) { fatalError("a refused finding in a valid result") }
-        if result.verdict.code == "weak-algorithm" && result.content != nil { fatalError("content for a weak algorithm") }
+        if result.isValid && result.warnings.contains(where: \.refused) {
+            fatalError("a refused finding in a valid result")
+        }
+        if result.verdict.code == "weak-algorithm" && result.content != nil {
+            fatalError("content for a weak algorithm")
+        }
         // The forensic opt-out only ever turns weak-algorithm into something else.
         if let weakVerifier, result.verdict.code != "weak-algorithm" {
             let weak = weakVerifier.verify(data)
@@ -53,11 +59,14 @@ func fuzzOneInput(_ bytes: UnsafeRawPointer, _ count: Int) -> CInt {
             // Twice, so that the second run takes every cache hit the first one stored.
             for _ in 0..<2 {
                 let cached = cachedVerifier.verify(data)
-                if cached.verdict != result.verdict || cached.content != result.content || cached.warnings != result.warnings
+                if cached.verdict != result.verdict || cached.content != result.content
+                    || cached.warnings != result.warnings
                     || cached.signers.map(\.sha256Fingerprint) != result.signers.map(\.sha256Fingerprint)
                     || cached.chain.map(\.sha256Fingerprint) != result.chain.map(\.sha256Fingerprint)
                 {
-                    fatalError("the chain cache changed the verdict: \(result.verdict.code) uncached, \(cached.verdict.code) cached")
+                    fatalError(
+                        "the chain cache changed the verdict: \(result.verdict.code) uncached, \(cached.verdict.code) cached"
+                    )
                 }
             }
         }

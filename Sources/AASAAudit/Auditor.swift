@@ -59,7 +59,9 @@ public final class Auditor: Sendable {
             throw SetupError(description: "cannot set up TLS: \(error)")
         }
         signatureVerifier = Verifier(
-            trust: trust, options: VerificationOptions(purpose: .sslServer, time: configuration.checkTime, limits: configuration.limits))
+            trust: trust,
+            options: VerificationOptions(
+                purpose: .sslServer, time: configuration.checkTime, limits: configuration.limits))
     }
 
     /// Stops the event loops and the thread pool. Call it once, outside any event loop.
@@ -86,14 +88,18 @@ public final class Auditor: Sendable {
                     domain: domain, wellKnown: results[0], root: results[1], cdn: checksCDN ? results[2] : nil,
                     verifier: verifier, checkTime: checkTime ?? Date())
                 return analysis.report(
-                    startedAt: startedAt, durationMs: (Double((NIODeadline.now() - clock).nanoseconds) / 1e5).rounded() / 10)
+                    startedAt: startedAt,
+                    durationMs: (Double((NIODeadline.now() - clock).nanoseconds) / 1e5).rounded() / 10)
             }
         }.flatMapErrorThrowing { error in
             // Only a shut-down thread pool gets here.
             DomainReport(
-                domain: domain.description, host: domain.host, port: domain.port, verdict: .broken, file: nil, paths: [],
+                domain: domain.description, host: domain.host, port: domain.port, verdict: .broken, file: nil,
+                paths: [],
                 tls: nil, cdn: nil,
-                diagnostics: [AuditDiagnostic(HostingRules.connectionFailed, "the audit was stopped: \(error)", url: nil)],
+                diagnostics: [
+                    AuditDiagnostic(HostingRules.connectionFailed, "the audit was stopped: \(error)", url: nil)
+                ],
                 startedAt: startedAt, durationMs: 0)
         }
     }
@@ -109,7 +115,8 @@ public final class Auditor: Sendable {
         // `audit(_:)` never fails.
         (try? await audit(domain).get())
             ?? DomainReport(
-                domain: domain.description, host: domain.host, port: domain.port, verdict: .broken, file: nil, paths: [],
+                domain: domain.description, host: domain.host, port: domain.port, verdict: .broken, file: nil,
+                paths: [],
                 tls: nil, cdn: nil, diagnostics: [], startedAt: Date(), durationMs: 0)
     }
 }

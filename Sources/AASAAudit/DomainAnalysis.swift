@@ -47,7 +47,9 @@ struct DomainAnalysis {
 
     private mutating func build(startedAt: Date, durationMs: Double) -> DomainReport {
         let tls = (wellKnown.tls ?? root.tls)?.report
-        if let failure = [wellKnown, root].compactMap(\.failure).first(where: { if case .tls = $0 { true } else { false } }) {
+        if let failure = [wellKnown, root].compactMap(\.failure).first(where: {
+            if case .tls = $0 { true } else { false }
+        }) {
             add(HostingRules.tlsError, "TLS: \(failure.message)", url: nil)
         }
 
@@ -85,7 +87,8 @@ struct DomainAnalysis {
             a.element.severity != b.element.severity ? a.element.severity > b.element.severity : a.offset < b.offset
         }.map(\.element)
         return DomainReport(
-            domain: domain.description, host: domain.host, port: domain.port, verdict: Self.verdict(ordered), file: file,
+            domain: domain.description, host: domain.host, port: domain.port, verdict: Self.verdict(ordered),
+            file: file,
             paths: [pathReport(wellKnown), pathReport(root)], tls: tls, cdn: cdnReport, diagnostics: ordered,
             startedAt: startedAt, durationMs: durationMs)
     }
@@ -143,7 +146,8 @@ struct DomainAnalysis {
         case 200:
             if response.truncated {
                 let size =
-                    response.declaredLength.map { "\($0) bytes (Content-Length)" } ?? "more than \(response.body.count) bytes"
+                    response.declaredLength.map { "\($0) bytes (Content-Length)" }
+                    ?? "more than \(response.body.count) bytes"
                 add(
                     .fileTooLarge,
                     "\(url) serves \(size); Apple's limit is \(Self.appleSizeLimit) bytes (128 KB), and reading stopped at the cap",
@@ -182,7 +186,9 @@ struct DomainAnalysis {
 
     // MARK: - The file
 
-    private mutating func fileFindings(_ fetch: FetchResult, _ response: FetchedResponse, tls: TLSObservation?) -> FileReport {
+    private mutating func fileFindings(_ fetch: FetchResult, _ response: FetchedResponse, tls: TLSObservation?)
+        -> FileReport
+    {
         let url = fetch.target.url
         let body = response.body
         let lint = Linter.lint(body, options: LintOptions(limits: limits))
@@ -233,7 +239,9 @@ struct DomainAnalysis {
             signer = certificates.first { $0.info.sha256Fingerprint == info.sha256Fingerprint }
         }
         if signer == nil, let wanted = message?.signerInfos.first {
-            signer = certificates.first { $0.info.issuer == wanted.issuer && $0.info.serialNumber == wanted.serialNumber }
+            signer = certificates.first {
+                $0.info.issuer == wanted.issuer && $0.info.serialNumber == wanted.serialNumber
+            }
         }
 
         var identity = "unknown"
@@ -253,7 +261,8 @@ struct DomainAnalysis {
                     identity = "valid-for-host"
                 } else {
                     identity = "not-identity"
-                    let names = signer.info.dnsNames.isEmpty ? "no DNS names" : signer.info.dnsNames.joined(separator: ", ")
+                    let names =
+                        signer.info.dnsNames.isEmpty ? "no DNS names" : signer.info.dnsNames.joined(separator: ", ")
                     add(
                         HostingRules.signerNotDomainIdentity,
                         "the file is signed by \"\(signer.info.subject)\" (\(names)), not by the domain's TLS identity: another key than the server certificate's, and not valid for \(domain.host)",
@@ -279,7 +288,8 @@ struct DomainAnalysis {
     private mutating func cdnFindings(_ fetch: FetchResult, origin: Data?) -> CDNReport {
         let url = fetch.target.url
         var failure: [String: String] = [:]
-        for (name, value) in fetch.response?.headers ?? HTTPHeaders() where name.lowercased().hasPrefix("apple-failure-") {
+        for (name, value) in fetch.response?.headers ?? HTTPHeaders()
+        where name.lowercased().hasPrefix("apple-failure-") {
             failure[name] = value
         }
         var comparison = CopyComparison.notCompared

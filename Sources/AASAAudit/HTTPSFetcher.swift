@@ -40,7 +40,9 @@ final class HTTPSFetcher: Sendable {
         return eventLoop.flatSubmit { self.attempt(target, on: eventLoop, number: 1) }
     }
 
-    private func attempt(_ target: FetchTarget, on eventLoop: any EventLoop, number: Int) -> EventLoopFuture<FetchResult> {
+    private func attempt(_ target: FetchTarget, on eventLoop: any EventLoop, number: Int) -> EventLoopFuture<
+        FetchResult
+    > {
         let promise = eventLoop.makePromise(of: FetchResult.self)
         startAttempt(target, on: eventLoop, number: number, promise: promise)
         return promise.futureResult.flatMap { result in
@@ -117,7 +119,8 @@ final class HTTPSFetcher: Sendable {
     private static func inspect(_ certificates: [NIOSSLCertificate], with verifier: Verifier) -> TLSObservation {
         var loaded: [X509Certificate] = []
         for certificate in certificates {
-            guard let der = try? certificate.toDERBytes(), let parsed = try? X509Certificate.load(from: Data(der)) else {
+            guard let der = try? certificate.toDERBytes(), let parsed = try? X509Certificate.load(from: Data(der))
+            else {
                 continue
             }
             loaded += parsed
@@ -131,7 +134,8 @@ final class HTTPSFetcher: Sendable {
         return TLSObservation(report: report, leaf: loaded.first, leafPublicKey: publicKey)
     }
 
-    private static func classifyConnectError(_ error: any Error, target: FetchTarget, state: FetchState) -> FetchFailure {
+    private static func classifyConnectError(_ error: any Error, target: FetchTarget, state: FetchState) -> FetchFailure
+    {
         if let channelError = error as? ChannelError, case .connectTimeout = channelError {
             return .timeout("no connection to \(target.authority) within the timeout")
         }
@@ -229,7 +233,8 @@ private final class FetchState {
         channel?.close(promise: nil)
         var response: FetchedResponse?
         if let head {
-            response = FetchedResponse(status: Int(head.status.code), headers: head.headers, body: body, truncated: truncated)
+            response = FetchedResponse(
+                status: Int(head.status.code), headers: head.headers, body: body, truncated: truncated)
         }
         if var observed = tls {
             observed.report.version = tlsVersion
@@ -291,7 +296,8 @@ private final class FetchHandler: ChannelInboundHandler, RemovableChannelHandler
         case .head(let head):
             state.headAt = .now()
             state.head = head
-            if let length = head.headers.first(name: "content-length").flatMap(Int.init), length > state.maximumBodySize {
+            if let length = head.headers.first(name: "content-length").flatMap(Int.init), length > state.maximumBodySize
+            {
                 // Announced over the cap: nothing worth reading.
                 state.truncated = true
                 state.finish()
@@ -346,7 +352,8 @@ private final class FetchHandler: ChannelInboundHandler, RemovableChannelHandler
             if error is BoringSSLError {
                 return .tls("the TLS handshake failed: \(error)")
             }
-            return .connection("the connection failed before the TLS handshake finished: \(HTTPSFetcher.describe(error))")
+            return .connection(
+                "the connection failed before the TLS handshake finished: \(HTTPSFetcher.describe(error))")
         }
         if state.head == nil {
             if error is HTTPParserError {
@@ -354,7 +361,8 @@ private final class FetchHandler: ChannelInboundHandler, RemovableChannelHandler
             }
             return .connection("the connection failed before an answer: \(HTTPSFetcher.describe(error))")
         }
-        return .interrupted("the connection failed after \(state.body.count) bytes of the body: \(HTTPSFetcher.describe(error))")
+        return .interrupted(
+            "the connection failed after \(state.body.count) bytes of the body: \(HTTPSFetcher.describe(error))")
     }
 
     private static func name(_ version: TLSVersion) -> String {

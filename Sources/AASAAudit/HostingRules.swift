@@ -52,7 +52,8 @@ public enum HostingRules {
             fix: "Make the server answer 200 with the file, without authentication or bot protection in front."),
         Entry(
             id: contentType, severity: .warning,
-            summary: "The file is served with a Content-Type other than application/json (application/pkcs7-mime for a signed file).",
+            summary:
+                "The file is served with a Content-Type other than application/json (application/pkcs7-mime for a signed file).",
             fix: "Serve plain JSON as application/json (signed files, while they last, as application/pkcs7-mime)."),
         Entry(
             id: contentEncoding, severity: .warning,
@@ -60,7 +61,8 @@ public enum HostingRules {
             fix: "Serve the file uncompressed unless the client sends Accept-Encoding."),
         Entry(
             id: tlsError, severity: .error,
-            summary: "The TLS certificate does not verify: untrusted, expired, not valid for the host, or the handshake fails.",
+            summary:
+                "The TLS certificate does not verify: untrusted, expired, not valid for the host, or the handshake fails.",
             fix: "Install a certificate from a public CA that is valid for the domain, with its intermediates."),
         Entry(
             id: connectionFailed, severity: .error,
@@ -72,12 +74,15 @@ public enum HostingRules {
             fix: "Serve the file as a static file, fast; Apple's fetcher gives up on slow servers."),
         Entry(
             id: signerNotDomainIdentity, severity: .warning,
-            summary: "A signed file's signer is not the domain's TLS identity: another key, and not valid for the host.",
+            summary:
+                "A signed file's signer is not the domain's TLS identity: another key, and not valid for the host.",
             fix: "Stop signing (serve plain JSON); iOS 8 required the signer to be the domain's own TLS certificate."),
         Entry(
             id: signerExpired, severity: .error,
             summary: "A signed file's signer certificate has expired.",
-            fix: "Stop signing: extract the JSON (aasa extract --no-verify --lf) and serve it unsigned as application/json."),
+            fix:
+                "Stop signing: extract the JSON (aasa extract --no-verify --lf) and serve it unsigned as application/json."
+        ),
         Entry(
             id: rootFileDiffers, severity: .warning,
             summary: "Both paths serve a file, and the root path's says something else.",

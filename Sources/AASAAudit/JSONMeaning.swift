@@ -31,7 +31,9 @@ indirect enum JSONMeaning: Hashable, Sendable {
     /// The meaning of a file: plain JSON, or a signed file's embedded JSON (not verified).
     /// Nil when there is no JSON to read.
     static func of(_ file: Data, limits: InputLimits = .default) -> JSONMeaning? {
-        guard let json = embeddedJSON(file, limits: limits), let node = try? limits.jsonParser.parse(json) else { return nil }
+        guard let json = embeddedJSON(file, limits: limits), let node = try? limits.jsonParser.parse(json) else {
+            return nil
+        }
         return JSONMeaning(node)
     }
 

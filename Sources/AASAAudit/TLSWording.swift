@@ -5,7 +5,9 @@ import Foundation
 enum TLSWording {
     static func reason(_ verdict: VerificationVerdict, host: String) -> String {
         func when(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
-        func which(_ depth: Int) -> String { depth == 0 ? "the server certificate" : "the certificate at chain depth \(depth)" }
+        func which(_ depth: Int) -> String {
+            depth == 0 ? "the server certificate" : "the certificate at chain depth \(depth)"
+        }
         switch verdict {
         case .valid: return "valid"
         case .expired(let certificate, let depth):

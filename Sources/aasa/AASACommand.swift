@@ -1,5 +1,5 @@
-import ArgumentParser
 import AASA
+import ArgumentParser
 
 /// The `aasa` command: a root with subcommands only. It stays a synchronous
 /// `ParsableCommand` (valgrind 3.19 cannot run an async root).
@@ -18,7 +18,10 @@ struct AASACommand: ParsableCommand {
             See docs/exit-codes.md.
             """,
         version: AASAVersion.current,
-        subcommands: [Check.self, Lint.self, Match.self, Verify.self, Extract.self, Detect.self, Inspect.self, Sign.self, Audit.self, Convert.self, Migrate.self, Diff.self]
+        subcommands: [
+            Check.self, Lint.self, Match.self, Verify.self, Extract.self, Detect.self, Inspect.self, Sign.self,
+            Audit.self, Convert.self, Migrate.self, Diff.self,
+        ]
     )
 }
 

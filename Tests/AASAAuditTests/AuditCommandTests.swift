@@ -64,7 +64,8 @@ struct AuditCommandTests {
             #expect(signed[1]["contentType"] as? String == "application/pkcs7-mime")
             let redirect = try #require(domains[2]["paths"] as? [[String: Any]])
             #expect(redirect[0]["status"] as? Int == 301)
-            #expect(redirect[0]["location"] as? String == "https://www.example.com/.well-known/apple-app-site-association")
+            #expect(
+                redirect[0]["location"] as? String == "https://www.example.com/.well-known/apple-app-site-association")
             let tls = try #require(domains[4]["tls"] as? [String: Any])
             #expect(tls["verdict"] as? String == "host-mismatch")
             let summary = try #require(document["summary"] as? [String: Any])
@@ -123,13 +124,19 @@ struct AuditCommandTests {
             let file = try #require(report["file"] as? [String: Any])
             #expect((file["signature"] as? [String: Any])?["verdict"] as? String == "valid")
             let items = try #require(file["items"] as? [[String: Any]])
-            #expect(items.contains { $0["rule"] as? String == "signature-weak-algorithm" && $0["severity"] as? String == "warning" })
+            #expect(
+                items.contains {
+                    $0["rule"] as? String == "signature-weak-algorithm" && $0["severity"] as? String == "warning"
+                })
             let summary = try #require(document["summary"] as? [String: Any])
             #expect((summary["rules"] as? [String: Int])?["signature-weak-algorithm"] == 1)
             // JSON lines carry the same diagnostic.
             let lines = try audit(server, [domain, "--format", "jsonl"]).jsonLines()
             let jsonl = (lines.first?["diagnostics"] as? [[String: Any]]) ?? []
-            #expect(jsonl.contains { $0["rule"] as? String == "signature-weak-algorithm" && $0["message"] as? String == Self.sha1Warning })
+            #expect(
+                jsonl.contains {
+                    $0["rule"] as? String == "signature-weak-algorithm" && $0["message"] as? String == Self.sha1Warning
+                })
         }
     }
 
@@ -160,7 +167,8 @@ struct AuditCommandTests {
             #expect(result.status == 0, "\(result)")
             #expect(try result.jsonLines().count == 2)
 
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-audit-list-\(UUID().uuidString)")
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "aasa-audit-list-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
             let file = directory.appendingPathComponent("domains.txt")
@@ -188,7 +196,11 @@ struct AuditCommandTests {
     @Test func cdnOptionComparesWithTheCDNCopy() throws {
         try withNginx { server in
             let result = audit(
-                server, [server.domain(.plain), server.domain(.missing), "--cdn", "--cdn-base-url", server.cdnBaseURL, "--format", "json"])
+                server,
+                [
+                    server.domain(.plain), server.domain(.missing), "--cdn", "--cdn-base-url", server.cdnBaseURL,
+                    "--format", "json",
+                ])
             #expect(result.status == 1)
             let domains = try #require(try result.jsonObject()["domains"] as? [[String: Any]])
             #expect((domains[0]["cdn"] as? [String: Any])?["comparison"] as? String == "identical")
@@ -241,7 +253,8 @@ struct AuditCommandUsageTests {
     }
 
     @Test func emptyDomainListIsAnEmptyReport() throws {
-        let result = TestProcess.aasa(["audit", "--domains-file", "-", "--format", "json"], stdin: Data("# nothing\n\n".utf8))
+        let result = TestProcess.aasa(
+            ["audit", "--domains-file", "-", "--format", "json"], stdin: Data("# nothing\n\n".utf8))
         #expect(result.status == 0, "\(result)")
         let summary = try #require(try result.jsonObject()["summary"] as? [String: Any])
         #expect(summary["domains"] as? Int == 0)

@@ -41,7 +41,10 @@ struct ResolveRuleTests {
         #expect(try ResolveRule.parse("*.example.com:*:127.0.0.1").port == nil)
     }
 
-    @Test(arguments: ["example.com:443", "example.com:443:localhost", ":443:127.0.0.1", "example.com:0:127.0.0.1", "exa mple.com:443:127.0.0.1"])
+    @Test(arguments: [
+        "example.com:443", "example.com:443:localhost", ":443:127.0.0.1", "example.com:0:127.0.0.1",
+        "exa mple.com:443:127.0.0.1",
+    ])
     func rejectsBadRules(text: String) {
         #expect(throws: ResolveRule.ParseError.self) { try ResolveRule.parse(text) }
     }
@@ -99,7 +102,8 @@ struct HostingRuleCatalogueTests {
 
     @Test func everyHostingRuleIsDocumented() throws {
         let rules = try String(contentsOf: TestPaths.repoRoot.appendingPathComponent("docs/rules.md"), encoding: .utf8)
-        let section = try #require(rules.range(of: "## Findings reported by `aasa audit`"), "docs/rules.md has no audit section")
+        let section = try #require(
+            rules.range(of: "## Findings reported by `aasa audit`"), "docs/rules.md has no audit section")
         let text = rules[section.upperBound...]
         for entry in HostingRules.all {
             #expect(text.contains("### \(entry.id.rawValue)"), "docs/rules.md does not document \(entry.id.rawValue)")

@@ -9,12 +9,15 @@ import Testing
 struct AuditorTests {
     /// Audits `hosts` on `server`, trusting only the test root and sending every name to 127.0.0.1.
     func audit(
-        _ server: NginxServer, _ hosts: [NginxServer.Host], cdn: Bool = false, timeout: TimeInterval = 5, retries: Int = 0
+        _ server: NginxServer, _ hosts: [NginxServer.Host], cdn: Bool = false, timeout: TimeInterval = 5,
+        retries: Int = 0
     ) async throws -> [DomainReport] {
-        let anchors = try X509Certificate.load(from: Data(contentsOf: URL(fileURLWithPath: TestPaths.cert("ca-bundle.pem"))))
+        let anchors = try X509Certificate.load(
+            from: Data(contentsOf: URL(fileURLWithPath: TestPaths.cert("ca-bundle.pem"))))
         let configuration = AuditConfiguration(
             trust: TrustConfiguration(useSystemRoots: false, anchors: anchors), timeout: timeout, retries: retries,
-            resolve: [ResolveRule(host: "*", port: nil, address: "127.0.0.1")], checkCDN: cdn, cdnBaseURL: server.cdnBaseURL,
+            resolve: [ResolveRule(host: "*", port: nil, address: "127.0.0.1")], checkCDN: cdn,
+            cdnBaseURL: server.cdnBaseURL,
             threads: 2)
         let auditor = try Auditor(configuration: configuration)
         defer { auditor.shutdown() }
@@ -208,7 +211,9 @@ struct AuditorTests {
             let weak = report.diagnostics.filter { $0.rule.rawValue == "signature-weak-algorithm" }
             #expect(weak.count == 1, "\(report.diagnostics)")
             #expect(weak.first?.severity == .warning)
-            #expect(weak.first?.message == "SignerInfo 1 uses the digest SHA1, which is deprecated (collisions are practical)")
+            #expect(
+                weak.first?.message
+                    == "SignerInfo 1 uses the digest SHA1, which is deprecated (collisions are practical)")
             #expect(weak.first?.url == "https://\(server.domain(.sha1Signed))/.well-known/apple-app-site-association")
             #expect(!rules(report).contains("signature-not-valid"))
             // The check item for the warning, as `aasa check` gives it.
@@ -231,7 +236,10 @@ struct AuditorTests {
     @Test func cdnCopyIsComparedWithTheOrigin() async throws {
         try await withNginx { server in
             let reports = try await audit(server, [.plain, .both, .signedRoot, .wrongType, .missing], cdn: true)
-            #expect(reports.map { $0.cdn?.comparison } == ["identical", "same-meaning", "same-meaning", "different", "not-compared"])
+            #expect(
+                reports.map { $0.cdn?.comparison } == [
+                    "identical", "same-meaning", "same-meaning", "different", "not-compared",
+                ])
             #expect(reports[3].diagnostics.contains { $0.rule == HostingRules.cdnDiffers })
             let missing = reports[4]
             #expect(missing.diagnostics.contains { $0.rule == HostingRules.cdnNoFile })
@@ -245,7 +253,8 @@ struct AuditorTests {
 
     @Test func manyDomainsAtOnce() async throws {
         try await withNginx { server in
-            let anchors = try X509Certificate.load(from: Data(contentsOf: URL(fileURLWithPath: TestPaths.cert("ca-bundle.pem"))))
+            let anchors = try X509Certificate.load(
+                from: Data(contentsOf: URL(fileURLWithPath: TestPaths.cert("ca-bundle.pem"))))
             let auditor = try Auditor(
                 configuration: AuditConfiguration(
                     trust: TrustConfiguration(useSystemRoots: false, anchors: anchors),

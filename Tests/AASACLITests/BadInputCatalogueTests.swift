@@ -21,7 +21,8 @@ struct BadInputCatalogueTests {
         var testDescription: String { name }
     }
 
-    static let validJSON = Data(#"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/a/*"}]}]}}"#.utf8)
+    static let validJSON = Data(
+        #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/a/*"}]}]}}"#.utf8)
 
     static func write(_ data: Data, _ name: String, in dir: URL) throws -> String {
         let url = dir.child(name)
@@ -38,7 +39,8 @@ struct BadInputCatalogueTests {
             name: "verify: DER truncated at \(offset)",
             arguments: { dir in
                 let der = try signed(in: dir)
-                return ["verify", try write(der.prefix(offset < 0 ? der.count + offset : offset), "cut.p7m", in: dir)] + Fixture.testTrust
+                return ["verify", try write(der.prefix(offset < 0 ? der.count + offset : offset), "cut.p7m", in: dir)]
+                    + Fixture.testTrust
             }, status: 1, names: "cut.p7m", says: ["[malformed]"])
     }
 
@@ -47,91 +49,301 @@ struct BadInputCatalogueTests {
 
     static let cases: [Case] = [
         // verify
-        Case(name: "verify: empty file", arguments: { ["verify", try write(Data(), "empty", in: $0)] + trust }, status: 1, names: "empty", says: ["[not-signed]", "empty"]),
-        Case(name: "verify: random bytes", arguments: { ["verify", try write(Data((0..<512).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) }), "random.bin", in: $0)] + trust }, status: 1, names: "random.bin", says: ["[not-signed]"]),
+        Case(
+            name: "verify: empty file", arguments: { ["verify", try write(Data(), "empty", in: $0)] + trust },
+            status: 1, names: "empty", says: ["[not-signed]", "empty"]),
+        Case(
+            name: "verify: random bytes",
+            arguments: {
+                [
+                    "verify",
+                    try write(
+                        Data((0..<512).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) }), "random.bin", in: $0),
+                ] + trust
+            }, status: 1, names: "random.bin", says: ["[not-signed]"]),
         truncated(at: 12), truncated(at: 100), truncated(at: 1000), truncated(at: -1),
-        Case(name: "verify: PEM with broken base64", arguments: { ["verify", try write(Data("-----BEGIN PKCS7-----\nMIIB%%%%not base64@@@@\n-----END PKCS7-----\n".utf8), "broken.pem", in: $0)] + trust }, status: 1, names: "broken.pem", says: ["[malformed]"]),
-        Case(name: "verify: S/MIME with a wrong boundary", arguments: { dir in
-            let smime = "MIME-Version: 1.0\nContent-Type: multipart/signed; protocol=\"application/x-pkcs7-signature\"; micalg=\"sha-256\"; boundary=\"----AAAA\"\n\n------BBBB\nContent-Type: text/plain\n\nhello\n------BBBB--\n"
-            return ["verify", try write(Data(smime.utf8), "wrong-boundary.smime", in: dir)] + trust
-        }, status: 1, names: "wrong-boundary.smime", says: ["[malformed]"]),
-        Case(name: "verify: UTF-16 JSON", arguments: { ["verify", try write(Data([0xFF, 0xFE] + Array("{}".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }), "utf16.json", in: $0)] + trust }, status: 1, names: "utf16.json", says: ["[not-signed]", "utf-16"]),
-        Case(name: "verify: a directory", arguments: { dir in
-            try FileManager.default.createDirectory(at: dir.child("folder"), withIntermediateDirectories: true)
-            return ["verify", dir.child("folder").path] + trust
-        }, status: 2, names: "folder", says: ["directory"]),
-        Case(name: "verify: a missing file", arguments: { ["verify", $0.child("missing.p7m").path] + trust }, status: 2, names: "missing.p7m", says: ["no such file"]),
-        Case(name: "verify: a CA file that is not certificates", arguments: { dir in
-            ["verify", try write(try signed(in: dir), "a.p7m", in: dir), "--ca-file", try write(Data("not a cert".utf8), "ca.pem", in: dir)]
-        }, status: 2, names: "ca.pem", says: ["ca file"]),
-        Case(name: "verify: a missing CA file", arguments: { dir in ["verify", try write(try signed(in: dir), "a.p7m", in: dir), "--ca-file", dir.child("nope.pem").path] }, status: 2, names: "nope.pem", says: ["no such file"]),
+        Case(
+            name: "verify: PEM with broken base64",
+            arguments: {
+                [
+                    "verify",
+                    try write(
+                        Data("-----BEGIN PKCS7-----\nMIIB%%%%not base64@@@@\n-----END PKCS7-----\n".utf8), "broken.pem",
+                        in: $0),
+                ] + trust
+            }, status: 1, names: "broken.pem", says: ["[malformed]"]),
+        Case(
+            name: "verify: S/MIME with a wrong boundary",
+            arguments: { dir in
+                let smime =
+                    "MIME-Version: 1.0\nContent-Type: multipart/signed; protocol=\"application/x-pkcs7-signature\"; micalg=\"sha-256\"; boundary=\"----AAAA\"\n\n------BBBB\nContent-Type: text/plain\n\nhello\n------BBBB--\n"
+                return ["verify", try write(Data(smime.utf8), "wrong-boundary.smime", in: dir)] + trust
+            }, status: 1, names: "wrong-boundary.smime", says: ["[malformed]"]),
+        Case(
+            name: "verify: UTF-16 JSON",
+            arguments: {
+                [
+                    "verify",
+                    try write(
+                        Data([0xFF, 0xFE] + Array("{}".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }),
+                        "utf16.json", in: $0),
+                ] + trust
+            }, status: 1, names: "utf16.json", says: ["[not-signed]", "utf-16"]),
+        Case(
+            name: "verify: a directory",
+            arguments: { dir in
+                try FileManager.default.createDirectory(at: dir.child("folder"), withIntermediateDirectories: true)
+                return ["verify", dir.child("folder").path] + trust
+            }, status: 2, names: "folder", says: ["directory"]),
+        Case(
+            name: "verify: a missing file", arguments: { ["verify", $0.child("missing.p7m").path] + trust }, status: 2,
+            names: "missing.p7m", says: ["no such file"]),
+        Case(
+            name: "verify: a CA file that is not certificates",
+            arguments: { dir in
+                [
+                    "verify", try write(try signed(in: dir), "a.p7m", in: dir), "--ca-file",
+                    try write(Data("not a cert".utf8), "ca.pem", in: dir),
+                ]
+            }, status: 2, names: "ca.pem", says: ["ca file"]),
+        Case(
+            name: "verify: a missing CA file",
+            arguments: { dir in
+                ["verify", try write(try signed(in: dir), "a.p7m", in: dir), "--ca-file", dir.child("nope.pem").path]
+            }, status: 2, names: "nope.pem", says: ["no such file"]),
         // extract
-        Case(name: "extract: empty file", arguments: { ["extract", try write(Data(), "empty", in: $0), "-o", $0.child("out.json").path] + trust }, status: 2, names: "empty", says: ["nothing to extract"], noOutput: ["out.json"]),
-        Case(name: "extract: random bytes", arguments: { ["extract", try write(Data(repeating: 0xA5, count: 300), "r.bin", in: $0), "-o", $0.child("out.json").path] + trust }, status: 2, names: "r.bin", says: ["nothing to extract"], noOutput: ["out.json"]),
-        Case(name: "extract: truncated DER", arguments: { dir in ["extract", try write(try signed(in: dir).prefix(700), "cut.p7m", in: dir), "-o", dir.child("out.json").path] + trust }, status: 2, names: "cut.p7m", says: ["damaged"], noOutput: ["out.json"]),
-        Case(name: "extract: output in a missing directory", arguments: { dir in ["extract", try write(try signed(in: dir), "a.p7m", in: dir), "-o", dir.child("no/such/dir/out.json").path] + trust }, status: 2, names: "no/such/dir/out.json", says: ["cannot write output"], noOutput: ["no"]),
-        Case(name: "extract: output on a full device", arguments: { dir in ["extract", try write(try signed(in: dir), "a.p7m", in: dir), "-o", "/dev/full"] + trust }, status: 2, names: "/dev/full", says: ["no space left"]),
-        Case(name: "extract: tampered content", arguments: { dir in
-            var der = try signed(in: dir)
-            let at = try #require(der.firstRange(of: Data("applinks".utf8))).lowerBound
-            der[at] ^= 0x20
-            return ["extract", try write(der, "t.p7m", in: dir), "-o", dir.child("out.json").path] + trust
-        }, status: 1, names: "t.p7m", says: ["[tampered]"], noOutput: ["out.json"]),
-        Case(name: "extract: a detached signature", arguments: { dir in
-            let input = try Fixture.write(to: dir)
-            try CLI.requireOpenSSL(["smime", "-sign", "-inkey", CLI.cert("leaf-rsa.key"), "-signer", CLI.cert("leaf-rsa.pem"), "-outform", "DER", "-in", input.path, "-out", dir.child("detached.p7s").path])
-            return ["extract", dir.child("detached.p7s").path, "-o", dir.child("out.json").path] + trust
-        }, status: 2, names: "detached.p7s", says: ["detached"], noOutput: ["out.json"]),
+        Case(
+            name: "extract: empty file",
+            arguments: { ["extract", try write(Data(), "empty", in: $0), "-o", $0.child("out.json").path] + trust },
+            status: 2, names: "empty", says: ["nothing to extract"], noOutput: ["out.json"]),
+        Case(
+            name: "extract: random bytes",
+            arguments: {
+                [
+                    "extract", try write(Data(repeating: 0xA5, count: 300), "r.bin", in: $0), "-o",
+                    $0.child("out.json").path,
+                ] + trust
+            }, status: 2, names: "r.bin", says: ["nothing to extract"], noOutput: ["out.json"]),
+        Case(
+            name: "extract: truncated DER",
+            arguments: { dir in
+                [
+                    "extract", try write(try signed(in: dir).prefix(700), "cut.p7m", in: dir), "-o",
+                    dir.child("out.json").path,
+                ] + trust
+            }, status: 2, names: "cut.p7m", says: ["damaged"], noOutput: ["out.json"]),
+        Case(
+            name: "extract: output in a missing directory",
+            arguments: { dir in
+                [
+                    "extract", try write(try signed(in: dir), "a.p7m", in: dir), "-o",
+                    dir.child("no/such/dir/out.json").path,
+                ] + trust
+            }, status: 2, names: "no/such/dir/out.json", says: ["cannot write output"], noOutput: ["no"]),
+        Case(
+            name: "extract: output on a full device",
+            arguments: { dir in
+                ["extract", try write(try signed(in: dir), "a.p7m", in: dir), "-o", "/dev/full"] + trust
+            }, status: 2, names: "/dev/full", says: ["no space left"]),
+        Case(
+            name: "extract: tampered content",
+            arguments: { dir in
+                var der = try signed(in: dir)
+                let at = try #require(der.firstRange(of: Data("applinks".utf8))).lowerBound
+                der[at] ^= 0x20
+                return ["extract", try write(der, "t.p7m", in: dir), "-o", dir.child("out.json").path] + trust
+            }, status: 1, names: "t.p7m", says: ["[tampered]"], noOutput: ["out.json"]),
+        Case(
+            name: "extract: a detached signature",
+            arguments: { dir in
+                let input = try Fixture.write(to: dir)
+                try CLI.requireOpenSSL([
+                    "smime", "-sign", "-inkey", CLI.cert("leaf-rsa.key"), "-signer", CLI.cert("leaf-rsa.pem"),
+                    "-outform", "DER", "-in", input.path, "-out", dir.child("detached.p7s").path,
+                ])
+                return ["extract", dir.child("detached.p7s").path, "-o", dir.child("out.json").path] + trust
+            }, status: 2, names: "detached.p7s", says: ["detached"], noOutput: ["out.json"]),
         // inspect and detect
-        Case(name: "inspect: random bytes", arguments: { ["inspect", try write(Data(repeating: 0x5A, count: 64), "r.bin", in: $0)] }, status: 2, names: "r.bin", says: ["cannot inspect"]),
-        Case(name: "inspect: broken PEM", arguments: { ["inspect", try write(Data("-----BEGIN PKCS7-----\n!!!!\n-----END PKCS7-----\n".utf8), "b.pem", in: $0)] }, status: 2, names: "b.pem", says: ["damaged pkcs#7 pem"]),
-        Case(name: "inspect: a directory", arguments: { dir in
-            try FileManager.default.createDirectory(at: dir.child("d"), withIntermediateDirectories: true)
-            return ["inspect", dir.child("d").path]
-        }, status: 2, names: "d", says: ["directory"]),
-        Case(name: "detect: a missing file", arguments: { ["detect", $0.child("gone").path] }, status: 2, names: "gone", says: ["no such file"]),
+        Case(
+            name: "inspect: random bytes",
+            arguments: { ["inspect", try write(Data(repeating: 0x5A, count: 64), "r.bin", in: $0)] }, status: 2,
+            names: "r.bin", says: ["cannot inspect"]),
+        Case(
+            name: "inspect: broken PEM",
+            arguments: {
+                [
+                    "inspect",
+                    try write(Data("-----BEGIN PKCS7-----\n!!!!\n-----END PKCS7-----\n".utf8), "b.pem", in: $0),
+                ]
+            }, status: 2, names: "b.pem", says: ["damaged pkcs#7 pem"]),
+        Case(
+            name: "inspect: a directory",
+            arguments: { dir in
+                try FileManager.default.createDirectory(at: dir.child("d"), withIntermediateDirectories: true)
+                return ["inspect", dir.child("d").path]
+            }, status: 2, names: "d", says: ["directory"]),
+        Case(
+            name: "detect: a missing file", arguments: { ["detect", $0.child("gone").path] }, status: 2, names: "gone",
+            says: ["no such file"]),
         // lint
-        Case(name: "lint: JSON with a BOM and garbage", arguments: { ["lint", try write(Data([0xEF, 0xBB, 0xBF]) + Data("{\"applinks\": }garbage".utf8), "bom.json", in: $0)] }, status: 1, names: "bom.json", says: ["[invalid-json]"]),
-        Case(name: "lint: invalid UTF-8", arguments: { ["lint", try write(Data([0x7B, 0x22, 0xC3, 0x28, 0x22, 0x3A, 0x31, 0x7D]), "latin.json", in: $0)] }, status: 1, names: "latin.json", says: ["[invalid-json]", "utf-8"]),
-        Case(name: "lint: UTF-16 JSON", arguments: { ["lint", try write(Data([0xFE, 0xFF, 0x00, 0x7B, 0x00, 0x7D]), "utf16.json", in: $0)] }, status: 1, names: "utf16.json", says: ["[invalid-json]"]),
-        Case(name: "lint: 1,000,000-deep nesting", arguments: { ["lint", try write(Data(repeating: UInt8(ascii: "["), count: 1_000_000), "deep.json", in: $0)] }, status: 1, names: "deep.json", says: ["[invalid-json]", "deeper than"]),
-        Case(name: "lint: empty file", arguments: { ["lint", try write(Data(), "empty.json", in: $0)] }, status: 1, names: "empty.json", says: ["[invalid-json]"]),
-        Case(name: "lint: a directory", arguments: { dir in
-            try FileManager.default.createDirectory(at: dir.child("d"), withIntermediateDirectories: true)
-            return ["lint", dir.child("d").path]
-        }, status: 2, names: "d", says: ["directory"]),
-        Case(name: "lint: a 17 MiB file is refused before reading", arguments: { ["lint", try write(Data(repeating: 0x20, count: 17 * 1024 * 1024), "huge.json", in: $0)] }, status: 2, names: "huge.json", says: ["larger than"]),
+        Case(
+            name: "lint: JSON with a BOM and garbage",
+            arguments: {
+                [
+                    "lint",
+                    try write(Data([0xEF, 0xBB, 0xBF]) + Data("{\"applinks\": }garbage".utf8), "bom.json", in: $0),
+                ]
+            }, status: 1, names: "bom.json", says: ["[invalid-json]"]),
+        Case(
+            name: "lint: invalid UTF-8",
+            arguments: {
+                ["lint", try write(Data([0x7B, 0x22, 0xC3, 0x28, 0x22, 0x3A, 0x31, 0x7D]), "latin.json", in: $0)]
+            }, status: 1, names: "latin.json", says: ["[invalid-json]", "utf-8"]),
+        Case(
+            name: "lint: UTF-16 JSON",
+            arguments: { ["lint", try write(Data([0xFE, 0xFF, 0x00, 0x7B, 0x00, 0x7D]), "utf16.json", in: $0)] },
+            status: 1, names: "utf16.json", says: ["[invalid-json]"]),
+        Case(
+            name: "lint: 1,000,000-deep nesting",
+            arguments: {
+                ["lint", try write(Data(repeating: UInt8(ascii: "["), count: 1_000_000), "deep.json", in: $0)]
+            }, status: 1, names: "deep.json", says: ["[invalid-json]", "deeper than"]),
+        Case(
+            name: "lint: empty file", arguments: { ["lint", try write(Data(), "empty.json", in: $0)] }, status: 1,
+            names: "empty.json", says: ["[invalid-json]"]),
+        Case(
+            name: "lint: a directory",
+            arguments: { dir in
+                try FileManager.default.createDirectory(at: dir.child("d"), withIntermediateDirectories: true)
+                return ["lint", dir.child("d").path]
+            }, status: 2, names: "d", says: ["directory"]),
+        Case(
+            name: "lint: a 17 MiB file is refused before reading",
+            arguments: { ["lint", try write(Data(repeating: 0x20, count: 17 * 1024 * 1024), "huge.json", in: $0)] },
+            status: 2, names: "huge.json", says: ["larger than"]),
         // check and match
-        Case(name: "check: random bytes", arguments: { ["check", try write(Data(repeating: 0x01, count: 99), "r.bin", in: $0)] }, status: 1, names: "r.bin", says: ["broken"]),
-        Case(name: "check: a missing file", arguments: { ["check", $0.child("nope.json").path] }, status: 2, names: "nope.json", says: ["no such file"]),
-        Case(name: "match: invalid JSON", arguments: { ["match", try write(Data("{".utf8), "bad.json", in: $0), "/a"] }, status: 2, names: "bad.json", says: ["cannot match"]),
-        Case(name: "match: no applinks app", arguments: { ["match", try write(Data("{}".utf8), "empty.json", in: $0), "/a"] }, status: 2, names: "empty.json", says: ["no applinks app"]),
-        Case(name: "match: a missing URL list", arguments: { dir in ["match", try write(validJSON, "ok.json", in: dir), "--urls-file", dir.child("urls.txt").path] }, status: 2, names: "urls.txt", says: ["cannot read url list"]),
+        Case(
+            name: "check: random bytes",
+            arguments: { ["check", try write(Data(repeating: 0x01, count: 99), "r.bin", in: $0)] }, status: 1,
+            names: "r.bin", says: ["broken"]),
+        Case(
+            name: "check: a missing file", arguments: { ["check", $0.child("nope.json").path] }, status: 2,
+            names: "nope.json", says: ["no such file"]),
+        Case(
+            name: "match: invalid JSON", arguments: { ["match", try write(Data("{".utf8), "bad.json", in: $0), "/a"] },
+            status: 2, names: "bad.json", says: ["cannot match"]),
+        Case(
+            name: "match: no applinks app",
+            arguments: { ["match", try write(Data("{}".utf8), "empty.json", in: $0), "/a"] }, status: 2,
+            names: "empty.json", says: ["no applinks app"]),
+        Case(
+            name: "match: a missing URL list",
+            arguments: { dir in
+                ["match", try write(validJSON, "ok.json", in: dir), "--urls-file", dir.child("urls.txt").path]
+            }, status: 2, names: "urls.txt", says: ["cannot read url list"]),
         // sign
-        Case(name: "sign: key does not match certificate", arguments: { dir in ["sign", try write(validJSON, "in.json", in: dir), "-o", dir.child("out.p7m").path, "--key", CLI.cert("leaf-ec.key"), "--cert", CLI.cert("leaf-rsa.pem")] }, status: 2, names: CLI.cert("leaf-ec.key"), says: ["does not belong"], noOutput: ["out.p7m"]),
-        Case(name: "sign: wrong passphrase", arguments: { dir in
-            let pass = try write(Data("wrong\n".utf8), "pass.txt", in: dir)
-            return ["sign", try write(validJSON, "in.json", in: dir), "-o", dir.child("out.p7m").path, "--key", CLI.cert("leaf-rsa.enc.key"), "--cert", CLI.cert("leaf-rsa.pem"), "--passphrase-file", pass]
-        }, status: 2, names: CLI.cert("leaf-rsa.enc.key"), says: ["passphrase"], noOutput: ["out.p7m"]),
-        Case(name: "sign: encrypted key and no passphrase source", arguments: { dir in ["sign", try write(validJSON, "in.json", in: dir), "-o", dir.child("out.p7m").path, "--key", CLI.cert("leaf-rsa.enc.key"), "--cert", CLI.cert("leaf-rsa.pem")] }, status: 2, names: CLI.cert("leaf-rsa.enc.key"), says: ["encrypted", "--passphrase-env"], noOutput: ["out.p7m"]),
-        Case(name: "sign: a key file that is not a key", arguments: { dir in ["sign", try write(validJSON, "in.json", in: dir), "-o", dir.child("out.p7m").path, "--key", try write(Data("hello".utf8), "k.key", in: dir), "--cert", CLI.cert("leaf-rsa.pem")] }, status: 2, names: "k.key", says: ["not a readable private key"], noOutput: ["out.p7m"]),
-        Case(name: "sign: a certificate file that is not a certificate", arguments: { dir in ["sign", try write(validJSON, "in.json", in: dir), "-o", dir.child("out.p7m").path, "--key", CLI.cert("leaf-rsa.key"), "--cert", CLI.cert("leaf-rsa.key")] }, status: 2, names: CLI.cert("leaf-rsa.key"), says: ["certificate"], noOutput: ["out.p7m"]),
-        Case(name: "sign: a chain file with broken PEM", arguments: { dir in ["sign", try write(validJSON, "in.json", in: dir), "-o", dir.child("out.p7m").path] + signArgs + ["--chain", try write(Data("-----BEGIN CERTIFICATE-----\n@@@@\n-----END CERTIFICATE-----\n".utf8), "chain.pem", in: dir)] }, status: 2, names: "chain.pem", says: ["certificate"], noOutput: ["out.p7m"]),
-        Case(name: "sign: PKCS#12 with a wrong passphrase", arguments: { dir in
-            ["sign", try write(validJSON, "in.json", in: dir), "-o", dir.child("out.p7m").path, "--pkcs12", CLI.cert("leaf-rsa.p12"), "--passphrase-env", "AASA_BAD_INPUT_PASS"]
-        }, status: 2, names: CLI.cert("leaf-rsa.p12"), says: ["passphrase"], noOutput: ["out.p7m"]),
-        Case(name: "sign: a PKCS#12 file that is garbage", arguments: { dir in ["sign", try write(validJSON, "in.json", in: dir), "-o", dir.child("out.p7m").path, "--pkcs12", try write(Data(repeating: 0x30, count: 50), "b.p12", in: dir), "--passphrase-env", "AASA_BAD_INPUT_PASS"] }, status: 2, names: "b.p12", says: ["pkcs#12"], noOutput: ["out.p7m"]),
-        Case(name: "sign: output in a missing directory", arguments: { dir in ["sign", try write(validJSON, "in.json", in: dir), "-o", dir.child("missing/out.p7m").path] + signArgs }, status: 2, names: "missing/out.p7m", says: ["cannot write output"], noOutput: ["missing"]),
-        Case(name: "sign: output on a full device", arguments: { dir in ["sign", try write(validJSON, "in.json", in: dir), "-o", "/dev/full"] + signArgs }, status: 2, names: "/dev/full", says: ["no space left"]),
-        Case(name: "sign: input is a directory", arguments: { dir in
-            try FileManager.default.createDirectory(at: dir.child("d"), withIntermediateDirectories: true)
-            return ["sign", dir.child("d").path, "-o", dir.child("out.p7m").path] + signArgs
-        }, status: 2, names: "d", says: ["directory"], noOutput: ["out.p7m"]),
-        Case(name: "sign: passphrase variable not set", arguments: { dir in ["sign", try write(validJSON, "in.json", in: dir), "-o", dir.child("out.p7m").path, "--key", CLI.cert("leaf-rsa.enc.key"), "--cert", CLI.cert("leaf-rsa.pem"), "--passphrase-env", "AASA_SURELY_UNSET_VARIABLE"] }, status: 2, names: "--passphrase-env", says: ["not set"], noOutput: ["out.p7m"]),
-        Case(name: "sign: key is a directory", arguments: { dir in
-            try FileManager.default.createDirectory(at: dir.child("keys"), withIntermediateDirectories: true)
-            return ["sign", try write(validJSON, "in.json", in: dir), "-o", dir.child("out.p7m").path, "--key", dir.child("keys").path, "--cert", CLI.cert("leaf-rsa.pem")]
-        }, status: 2, names: "keys", says: ["directory"], noOutput: ["out.p7m"]),
+        Case(
+            name: "sign: key does not match certificate",
+            arguments: { dir in
+                [
+                    "sign", try write(validJSON, "in.json", in: dir), "-o", dir.child("out.p7m").path, "--key",
+                    CLI.cert("leaf-ec.key"), "--cert", CLI.cert("leaf-rsa.pem"),
+                ]
+            }, status: 2, names: CLI.cert("leaf-ec.key"), says: ["does not belong"], noOutput: ["out.p7m"]),
+        Case(
+            name: "sign: wrong passphrase",
+            arguments: { dir in
+                let pass = try write(Data("wrong\n".utf8), "pass.txt", in: dir)
+                return [
+                    "sign", try write(validJSON, "in.json", in: dir), "-o", dir.child("out.p7m").path, "--key",
+                    CLI.cert("leaf-rsa.enc.key"), "--cert", CLI.cert("leaf-rsa.pem"), "--passphrase-file", pass,
+                ]
+            }, status: 2, names: CLI.cert("leaf-rsa.enc.key"), says: ["passphrase"], noOutput: ["out.p7m"]),
+        Case(
+            name: "sign: encrypted key and no passphrase source",
+            arguments: { dir in
+                [
+                    "sign", try write(validJSON, "in.json", in: dir), "-o", dir.child("out.p7m").path, "--key",
+                    CLI.cert("leaf-rsa.enc.key"), "--cert", CLI.cert("leaf-rsa.pem"),
+                ]
+            }, status: 2, names: CLI.cert("leaf-rsa.enc.key"), says: ["encrypted", "--passphrase-env"],
+            noOutput: ["out.p7m"]),
+        Case(
+            name: "sign: a key file that is not a key",
+            arguments: { dir in
+                [
+                    "sign", try write(validJSON, "in.json", in: dir), "-o", dir.child("out.p7m").path, "--key",
+                    try write(Data("hello".utf8), "k.key", in: dir), "--cert", CLI.cert("leaf-rsa.pem"),
+                ]
+            }, status: 2, names: "k.key", says: ["not a readable private key"], noOutput: ["out.p7m"]),
+        Case(
+            name: "sign: a certificate file that is not a certificate",
+            arguments: { dir in
+                [
+                    "sign", try write(validJSON, "in.json", in: dir), "-o", dir.child("out.p7m").path, "--key",
+                    CLI.cert("leaf-rsa.key"), "--cert", CLI.cert("leaf-rsa.key"),
+                ]
+            }, status: 2, names: CLI.cert("leaf-rsa.key"), says: ["certificate"], noOutput: ["out.p7m"]),
+        Case(
+            name: "sign: a chain file with broken PEM",
+            arguments: { dir in
+                ["sign", try write(validJSON, "in.json", in: dir), "-o", dir.child("out.p7m").path] + signArgs + [
+                    "--chain",
+                    try write(
+                        Data("-----BEGIN CERTIFICATE-----\n@@@@\n-----END CERTIFICATE-----\n".utf8), "chain.pem",
+                        in: dir),
+                ]
+            }, status: 2, names: "chain.pem", says: ["certificate"], noOutput: ["out.p7m"]),
+        Case(
+            name: "sign: PKCS#12 with a wrong passphrase",
+            arguments: { dir in
+                [
+                    "sign", try write(validJSON, "in.json", in: dir), "-o", dir.child("out.p7m").path, "--pkcs12",
+                    CLI.cert("leaf-rsa.p12"), "--passphrase-env", "AASA_BAD_INPUT_PASS",
+                ]
+            }, status: 2, names: CLI.cert("leaf-rsa.p12"), says: ["passphrase"], noOutput: ["out.p7m"]),
+        Case(
+            name: "sign: a PKCS#12 file that is garbage",
+            arguments: { dir in
+                [
+                    "sign", try write(validJSON, "in.json", in: dir), "-o", dir.child("out.p7m").path, "--pkcs12",
+                    try write(Data(repeating: 0x30, count: 50), "b.p12", in: dir), "--passphrase-env",
+                    "AASA_BAD_INPUT_PASS",
+                ]
+            }, status: 2, names: "b.p12", says: ["pkcs#12"], noOutput: ["out.p7m"]),
+        Case(
+            name: "sign: output in a missing directory",
+            arguments: { dir in
+                ["sign", try write(validJSON, "in.json", in: dir), "-o", dir.child("missing/out.p7m").path] + signArgs
+            }, status: 2, names: "missing/out.p7m", says: ["cannot write output"], noOutput: ["missing"]),
+        Case(
+            name: "sign: output on a full device",
+            arguments: { dir in ["sign", try write(validJSON, "in.json", in: dir), "-o", "/dev/full"] + signArgs },
+            status: 2, names: "/dev/full", says: ["no space left"]),
+        Case(
+            name: "sign: input is a directory",
+            arguments: { dir in
+                try FileManager.default.createDirectory(at: dir.child("d"), withIntermediateDirectories: true)
+                return ["sign", dir.child("d").path, "-o", dir.child("out.p7m").path] + signArgs
+            }, status: 2, names: "d", says: ["directory"], noOutput: ["out.p7m"]),
+        Case(
+            name: "sign: passphrase variable not set",
+            arguments: { dir in
+                [
+                    "sign", try write(validJSON, "in.json", in: dir), "-o", dir.child("out.p7m").path, "--key",
+                    CLI.cert("leaf-rsa.enc.key"), "--cert", CLI.cert("leaf-rsa.pem"), "--passphrase-env",
+                    "AASA_SURELY_UNSET_VARIABLE",
+                ]
+            }, status: 2, names: "--passphrase-env", says: ["not set"], noOutput: ["out.p7m"]),
+        Case(
+            name: "sign: key is a directory",
+            arguments: { dir in
+                try FileManager.default.createDirectory(at: dir.child("keys"), withIntermediateDirectories: true)
+                return [
+                    "sign", try write(validJSON, "in.json", in: dir), "-o", dir.child("out.p7m").path, "--key",
+                    dir.child("keys").path, "--cert", CLI.cert("leaf-rsa.pem"),
+                ]
+            }, status: 2, names: "keys", says: ["directory"], noOutput: ["out.p7m"]),
     ]
 
     @Test("every bad input: one clear line, the documented status, nothing written", arguments: cases)
@@ -152,7 +364,9 @@ struct BadInputCatalogueTests {
                 #expect(!result.stderr.contains(marker), "\(row.name): \(marker) on stderr: \(result)")
             }
             for name in row.noOutput { #expect(!fileExists(dir.child(name)), "\(row.name): \(name) was created") }
-            #expect(leftoverTemporaries(in: dir).isEmpty, "\(row.name): temporary files left: \(leftoverTemporaries(in: dir))")
+            #expect(
+                leftoverTemporaries(in: dir).isEmpty,
+                "\(row.name): temporary files left: \(leftoverTemporaries(in: dir))")
         }
     }
 
@@ -167,9 +381,13 @@ struct BadInputCatalogueTests {
             try before.write(to: output)
             let arguments: [String]
             if command == "sign" {
-                arguments = ["sign", try Self.write(Self.validJSON, "in.json", in: dir), "-o", output.path, "--key", CLI.cert("leaf-ec.key"), "--cert", CLI.cert("leaf-rsa.pem")]
+                arguments = [
+                    "sign", try Self.write(Self.validJSON, "in.json", in: dir), "-o", output.path, "--key",
+                    CLI.cert("leaf-ec.key"), "--cert", CLI.cert("leaf-rsa.pem"),
+                ]
             } else {
-                arguments = ["extract", try Self.write(try Self.signed(in: dir), "a.p7m", in: dir), "-o", output.path]  // untrusted with system roots
+                // untrusted with system roots
+                arguments = ["extract", try Self.write(try Self.signed(in: dir), "a.p7m", in: dir), "-o", output.path]
             }
             let result = CLI.run(arguments, in: dir)
             #expect(result.status != 0, "\(result)")

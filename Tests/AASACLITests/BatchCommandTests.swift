@@ -1,16 +1,20 @@
-import Foundation
 import AASATestSupport
+import Foundation
 import Testing
 
 /// Batch mode: `sign`, `verify`, `extract`, `lint`, `detect` and `convert` over many files and
 /// directories, `--jobs` workers, output in input order, a summary, the worst status.
 @Suite("batch mode")
 struct BatchCommandTests {
-    static let signer = ["--key", CLI.cert("leaf-rsa.key"), "--cert", CLI.cert("leaf-rsa.pem"), "--chain", CLI.cert("chain.pem")]
+    static let signer = [
+        "--key", CLI.cert("leaf-rsa.key"), "--cert", CLI.cert("leaf-rsa.pem"), "--chain", CLI.cert("chain.pem"),
+    ]
 
     /// A different small AASA document for each index.
     static func document(_ index: Int) -> Data {
-        Data("{\n  \"applinks\": {\n    \"details\": [\n      { \"appID\": \"ABCDE12345.com.example.app\", \"paths\": [\"/p\(index)/*\"] }\n    ]\n  }\n}\n".utf8)
+        Data(
+            "{\n  \"applinks\": {\n    \"details\": [\n      { \"appID\": \"ABCDE12345.com.example.app\", \"paths\": [\"/p\(index)/*\"] }\n    ]\n  }\n}\n"
+                .utf8)
     }
 
     /// `count` JSON files in `dir/json` (a-00.json …), and the same signed (by `aasa sign` in
@@ -37,7 +41,9 @@ struct BatchCommandTests {
         var found: [String] = []
         while let path = enumerator?.nextObject() as? String {
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: directory.child(path).path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            if FileManager.default.fileExists(atPath: directory.child(path).path, isDirectory: &isDirectory),
+                !isDirectory.boolValue
+            {
                 found.append(path)
             }
         }
@@ -68,20 +74,27 @@ struct BatchCommandTests {
             var runs: [CLI.Result] = []
             for jobs in ["1", "2"] {
                 let out = dir.child("out-\(jobs)")
-                let result = CLI.run(["sign", json.path, "--include", "*.json", "--out-dir", out.path, "--jobs", jobs] + Self.signer)
+                let result = CLI.run(
+                    ["sign", json.path, "--include", "*.json", "--out-dir", out.path, "--jobs", jobs] + Self.signer)
                 #expect(result.status == 0, "\(result)")
                 #expect(result.stdout.isEmpty, "\(result)")
                 #expect(result.stderrLines.last == "sign: 9 of 9 files signed", "\(result)")
                 runs.append(result)
             }
-            #expect(runs[0].stderr.replacingOccurrences(of: "out-1", with: "out-X") == runs[1].stderr.replacingOccurrences(of: "out-2", with: "out-X"))
+            #expect(
+                runs[0].stderr.replacingOccurrences(of: "out-1", with: "out-X")
+                    == runs[1].stderr.replacingOccurrences(of: "out-2", with: "out-X"))
             let notes = runs[0].stderrLines.dropLast()
             #expect(notes.count == 9)
             let order = Self.walk(json).filter { $0.hasSuffix(".json") }
             for (line, name) in zip(notes, order) {
-                expectDiagnostic(line, path: json.child(name).path, severity: "note", contains: ["signed →", dir.child("out-1").child(name).path])
+                expectDiagnostic(
+                    line, path: json.child(name).path, severity: "note",
+                    contains: ["signed →", dir.child("out-1").child(name).path])
             }
-            for name in order { #expect(try contents(dir.child("out-1").child(name)) == contents(dir.child("out-2").child(name))) }
+            for name in order {
+                #expect(try contents(dir.child("out-1").child(name)) == contents(dir.child("out-2").child(name)))
+            }
         }
     }
 
@@ -93,22 +106,28 @@ struct BatchCommandTests {
             let out = dir.child("out")
             let result = CLI.run(["sign", good.path, missing.path, "--out-dir", out.path, "--jobs", "2"] + Self.signer)
             #expect(result.status == 2, "\(result)")
-            expectDiagnostic(result.stderrLines.first { $0.hasPrefix(missing.path) }, path: missing.path, severity: "error", contains: ["cannot read input"])
+            expectDiagnostic(
+                result.stderrLines.first { $0.hasPrefix(missing.path) }, path: missing.path, severity: "error",
+                contains: ["cannot read input"])
             #expect(fileExists(out.child("good.json")))
             #expect(!fileExists(out.child("missing.json")))
             #expect(leftoverTemporaries(in: out).isEmpty)
-            #expect(result.stderrLines.last == "sign: 1 of 2 files signed; 1 unreadable or not signed (nothing written for it)", "\(result)")
+            #expect(
+                result.stderrLines.last
+                    == "sign: 1 of 2 files signed; 1 unreadable or not signed (nothing written for it)", "\(result)")
         }
     }
 
-    @Test("sign: usage errors for batches", arguments: [
-        (["a.json", "b.json"], "--out-dir"),
-        (["a.json", "b.json", "-o", "x.p7m"], "--out-dir"),
-        (["a.json", "--out-dir", "out", "-o", "x.p7m"], "--out-dir"),
-        (["-", "b.json", "--out-dir", "out"], "standard input"),
-        (["a.json", "b.json", "--out-dir", "out", "--jobs", "0"], "--jobs"),
-        (["a.json", "b.json", "--out-dir", "out", "--include", "x/*.json"], "--include"),
-    ])
+    @Test(
+        "sign: usage errors for batches",
+        arguments: [
+            (["a.json", "b.json"], "--out-dir"),
+            (["a.json", "b.json", "-o", "x.p7m"], "--out-dir"),
+            (["a.json", "--out-dir", "out", "-o", "x.p7m"], "--out-dir"),
+            (["-", "b.json", "--out-dir", "out"], "standard input"),
+            (["a.json", "b.json", "--out-dir", "out", "--jobs", "0"], "--jobs"),
+            (["a.json", "b.json", "--out-dir", "out", "--include", "x/*.json"], "--include"),
+        ])
     func signUsage(_ arguments: [String], mentions: String) throws {
         try withTemporaryDirectory { dir in
             try Fixture.write(to: dir, as: "a.json")
@@ -141,7 +160,8 @@ struct BatchCommandTests {
             let extra = try Fixture.signedFile(in: dir, name: "extra.p7m")
             let result = CLI.run(["verify", extra.path, signed.path, "--include", "*.json"] + Fixture.testTrust)
             #expect(result.status == 0, "\(result)")
-            let expected = [extra.path] + Self.walk(signed).filter { $0.hasSuffix(".json") }.map { signed.child($0).path }
+            let expected =
+                [extra.path] + Self.walk(signed).filter { $0.hasSuffix(".json") }.map { signed.child($0).path }
             #expect(result.stdoutText == expected.map { "\($0): valid\n" }.joined(), "\(result)")
             #expect(result.stderrLines == ["verify: 7 of 7 files valid"], "\(result)")
         }
@@ -154,11 +174,15 @@ struct BatchCommandTests {
             let names = Self.walk(signed).filter { $0.hasSuffix(".json") }
             // An order that is neither sorted nor the directory's: reversed, then interleaved.
             let reversed = Array(names.reversed())
-            let order = stride(from: 0, to: reversed.count, by: 2).map { reversed[$0] } + stride(from: 1, to: reversed.count, by: 2).map { reversed[$0] }
+            let order =
+                stride(from: 0, to: reversed.count, by: 2).map { reversed[$0] }
+                + stride(from: 1, to: reversed.count, by: 2).map { reversed[$0] }
             let paths = order.map { signed.child($0).path }
             for format in ["text", "json"] {
-                let one = CLI.run(["verify"] + paths + Fixture.testTrust + ["--format", format, "--jobs", "1", "--at", "2025-01-01"])
-                let two = CLI.run(["verify"] + paths + Fixture.testTrust + ["--format", format, "--jobs", "2", "--at", "2025-01-01"])
+                let one = CLI.run(
+                    ["verify"] + paths + Fixture.testTrust + ["--format", format, "--jobs", "1", "--at", "2025-01-01"])
+                let two = CLI.run(
+                    ["verify"] + paths + Fixture.testTrust + ["--format", format, "--jobs", "2", "--at", "2025-01-01"])
                 #expect(one.status == 0 && two.status == 0, "\(one)\n\(two)")
                 #expect(one.stdout == two.stdout, "--jobs 1 and 2 differ (\(format))")
                 #expect(one.stderr == two.stderr)
@@ -177,7 +201,8 @@ struct BatchCommandTests {
     func verifyBatchTimeIsFixed() throws {
         try withTemporaryDirectory { dir in
             let (_, signed) = try Self.makeFiles(6, in: dir)
-            let result = CLI.run(["verify", signed.path, "--include", "*.json", "--format", "json", "--jobs", "2"] + Fixture.testTrust)
+            let result = CLI.run(
+                ["verify", signed.path, "--include", "*.json", "--format", "json", "--jobs", "2"] + Fixture.testTrust)
             #expect(result.status == 0, "\(result)")
             let array = try #require(try result.json() as? [[String: Any]])
             #expect(array.count == 6)
@@ -205,9 +230,13 @@ struct BatchCommandTests {
             #expect(lines.count == 5, "the unreadable file has no line: \(result)")
             #expect(lines[1] == "\(signed.child(names[1]).path): tampered")
             #expect(lines.filter { $0.hasSuffix(": valid") }.count == 4)
-            expectDiagnostic(result.stderrLines[0], path: signed.child(names[1]).path, severity: "error", code: "tampered")
-            expectDiagnostic(result.stderrLines[1], path: missing.path, severity: "error", contains: ["cannot read input"])
-            #expect(result.stderrLines.last == "verify: 4 of 6 files valid; not valid: 1 tampered; 1 unreadable", "\(result)")
+            expectDiagnostic(
+                result.stderrLines[0], path: signed.child(names[1]).path, severity: "error", code: "tampered")
+            expectDiagnostic(
+                result.stderrLines[1], path: missing.path, severity: "error", contains: ["cannot read input"])
+            #expect(
+                result.stderrLines.last == "verify: 4 of 6 files valid; not valid: 1 tampered; 1 unreadable",
+                "\(result)")
         }
     }
 
@@ -218,7 +247,8 @@ struct BatchCommandTests {
             let result = CLI.run(["verify", dir.path, "--include", "*.p7m"] + Fixture.testTrust)
             #expect(result.status == 2, "\(result)")
             #expect(result.stderrLines.count == 1, "\(result)")
-            expectDiagnostic(result.stderrLines.first, path: dir.path, severity: "error", contains: ["no file matching *.p7m"])
+            expectDiagnostic(
+                result.stderrLines.first, path: dir.path, severity: "error", contains: ["no file matching *.p7m"])
         }
     }
 
@@ -240,15 +270,19 @@ struct BatchCommandTests {
 
     @Test(
         "progress: a bar on standard error when it is a terminal, cleared before the summary; nothing in a pipe",
-        .enabled(if: FileManager.default.isExecutableFile(atPath: BatchCommandTests.script.path), "needs util-linux script"))
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: BatchCommandTests.script.path), "needs util-linux script"))
     func progressOnlyOnATerminal() throws {
         try withTemporaryDirectory { dir in
             let (_, signed) = try Self.makeFiles(12, in: dir)
             let arguments = ["verify", signed.path, "--include", "*.json", "--jobs", "1"] + Fixture.testTrust
 
             // On a terminal (standard output to /dev/null, so the pty carries standard error only).
-            let quoted = ([CLI.executable.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-            let run = ProcessRunner.run(Self.script, ["-qefc", quoted.joined(separator: " ") + " >/dev/null", "/dev/null"])
+            let quoted = ([CLI.executable.path] + arguments).map {
+                "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'"
+            }
+            let run = ProcessRunner.run(
+                Self.script, ["-qefc", quoted.joined(separator: " ") + " >/dev/null", "/dev/null"])
             let terminal = run.stdoutText
             #expect(run.status == 0, "\(run)")
             #expect(terminal.contains("\r\u{1B}[2K["), "no progress bar drawn: \(terminal.debugDescription)")
@@ -259,7 +293,8 @@ struct BatchCommandTests {
             // In a pipe: the lines and the summary, no control characters.
             let piped = CLI.run(arguments)
             #expect(piped.status == 0, "\(piped)")
-            #expect(!piped.stderr.contains("\u{1B}") && !piped.stderr.contains("\r"), "\(piped.stderr.debugDescription)")
+            #expect(
+                !piped.stderr.contains("\u{1B}") && !piped.stderr.contains("\r"), "\(piped.stderr.debugDescription)")
             #expect(piped.stderr.contains("verify: 12 of 12 files valid"))
         }
     }
@@ -276,7 +311,9 @@ struct BatchCommandTests {
             tampered[at + 1] = UInt8(ascii: "q")
             try tampered.write(to: signed.child(names[2]))
             let out = dir.child("out")
-            let result = CLI.run(["extract", signed.path, "--include", "*.json", "--out-dir", out.path, "--lf", "--jobs", "2"] + Fixture.testTrust)
+            let result = CLI.run(
+                ["extract", signed.path, "--include", "*.json", "--out-dir", out.path, "--lf", "--jobs", "2"]
+                    + Fixture.testTrust)
             #expect(result.status == 1, "\(result)")
             for (index, name) in names.enumerated() {
                 if index == 2 {
@@ -286,8 +323,12 @@ struct BatchCommandTests {
                 }
             }
             #expect(leftoverTemporaries(in: out).isEmpty)
-            expectDiagnostic(result.stderrLines.first { $0.contains("error:") }, path: signed.child(names[2]).path, severity: "error", code: "tampered")
-            #expect(result.stderrLines.last == "extract: 5 of 6 files extracted; 1 failed verification (nothing written for it)", "\(result)")
+            expectDiagnostic(
+                result.stderrLines.first { $0.contains("error:") }, path: signed.child(names[2]).path,
+                severity: "error", code: "tampered")
+            #expect(
+                result.stderrLines.last
+                    == "extract: 5 of 6 files extracted; 1 failed verification (nothing written for it)", "\(result)")
             #expect(result.stdout.isEmpty)
         }
     }
@@ -310,7 +351,8 @@ struct BatchCommandTests {
     func lintDirectory() throws {
         try withTemporaryDirectory { dir in
             let (json, _) = try Self.makeFiles(8, in: dir)
-            try Data("{\"applinks\": {\"details\": [ broken".utf8).write(to: json.child("bad.json"))  // an error: exit 1
+            // an error: exit 1
+            try Data("{\"applinks\": {\"details\": [ broken".utf8).write(to: json.child("bad.json"))
             let names = Self.walk(json).filter { $0.hasSuffix(".json") }
             for format in ["text", "json", "sarif"] {
                 let listed = CLI.run(["lint", "--format", format] + names.map { json.child($0).path })
@@ -327,15 +369,18 @@ struct BatchCommandTests {
         }
     }
 
-    @Test("lint: one unreadable file among good ones: the others are linted, exit 2, the summary counts the linted ones")
+    @Test(
+        "lint: one unreadable file among good ones: the others are linted, exit 2, the summary counts the linted ones")
     func lintOneUnreadable() throws {
         try withTemporaryDirectory { dir in
             let (json, _) = try Self.makeFiles(4, in: dir)
             let missing = dir.child("missing.json")
-            try Data("{\"applinks\": {\"details\": [{\"appID\": \"bad\", \"paths\": [\"/x\"]}]}}".utf8).write(to: json.child("bad.json"))
+            try Data("{\"applinks\": {\"details\": [{\"appID\": \"bad\", \"paths\": [\"/x\"]}]}}".utf8).write(
+                to: json.child("bad.json"))
             let result = CLI.run(["lint", json.path, missing.path, "--include", "*.json", "--jobs", "2"])
             #expect(result.status == 2, "\(result)")
-            expectDiagnostic(result.stderrLines.first, path: missing.path, severity: "error", contains: ["cannot read input"])
+            expectDiagnostic(
+                result.stderrLines.first, path: missing.path, severity: "error", contains: ["cannot read input"])
             #expect(result.stderrLines.last?.hasSuffix("in 5 files") == true, "\(result)")
         }
     }
@@ -364,11 +409,15 @@ struct BatchCommandTests {
             let (json, signed) = try Self.makeFiles(9, in: dir)
             var results: [CLI.Result] = []
             for jobs in ["1", "2"] {
-                let result = CLI.run(["convert", signed.path, "--out-dir", dir.child("plain-\(jobs)").path, "--jobs", jobs] + Fixture.testTrust)
+                let result = CLI.run(
+                    ["convert", signed.path, "--out-dir", dir.child("plain-\(jobs)").path, "--jobs", jobs]
+                        + Fixture.testTrust)
                 #expect(result.status == 0, "\(result)")
                 results.append(result)
             }
-            #expect(results[0].stderr.replacingOccurrences(of: "plain-1", with: "plain-X") == results[1].stderr.replacingOccurrences(of: "plain-2", with: "plain-X"))
+            #expect(
+                results[0].stderr.replacingOccurrences(of: "plain-1", with: "plain-X")
+                    == results[1].stderr.replacingOccurrences(of: "plain-2", with: "plain-X"))
             for name in Self.walk(json) where name.hasSuffix(".json") {
                 #expect(try contents(dir.child("plain-1").child(name)) == contents(dir.child("plain-2").child(name)))
             }

@@ -1,5 +1,5 @@
-import Foundation
 import AASATestSupport
+import Foundation
 import Testing
 
 /// The batch frontend's invariants, the same for every batch command: the output does not
@@ -20,11 +20,13 @@ struct BatchFrontendTests {
         return paths
     }
 
-    @Test("stdout, stderr and status are identical for --jobs 1 and --jobs 4", arguments: [
-        ["verify"] + Fixture.testTrust, ["verify", "--format", "json"] + Fixture.testTrust,
-        ["lint"], ["lint", "--format", "json"], ["lint", "--format", "sarif"],
-        ["detect"], ["detect", "--format", "json"],
-    ])
+    @Test(
+        "stdout, stderr and status are identical for --jobs 1 and --jobs 4",
+        arguments: [
+            ["verify"] + Fixture.testTrust, ["verify", "--format", "json"] + Fixture.testTrust,
+            ["lint"], ["lint", "--format", "json"], ["lint", "--format", "sarif"],
+            ["detect"], ["detect", "--format", "json"],
+        ])
     func orderDoesNotDependOnJobs(_ command: [String]) throws {
         try withTemporaryDirectory { dir in
             let paths = try Self.mixedBatch(in: dir)
@@ -54,7 +56,9 @@ struct BatchFrontendTests {
             let paths = try Self.mixedBatch(in: dir)
             for jobs in ["1", "4"] {
                 let result = CLI.run(["verify"] + paths + Fixture.testTrust + ["--jobs", jobs])
-                #expect(result.stderrLines.last == "verify: 11 of 13 files valid; not valid: 1 tampered; 1 unreadable", "\(result)")
+                #expect(
+                    result.stderrLines.last == "verify: 11 of 13 files valid; not valid: 1 tampered; 1 unreadable",
+                    "\(result)")
                 #expect(result.stdoutText.split(separator: "\n").count == 12, "one line per readable file: \(result)")
             }
         }

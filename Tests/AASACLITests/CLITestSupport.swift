@@ -1,7 +1,7 @@
-import Foundation
 // Re-exported so that every file of this target sees the members of AASATestSupport's types
 // (`CLI.Result` is its `ProcessResult`) without an import of its own (MemberImportVisibility).
 @_exported import AASATestSupport
+import Foundation
 import Testing
 
 /// Runs the built `aasa` executable (and the `openssl` CLI) the way a user would, capturing
@@ -109,7 +109,9 @@ enum Fixture {
         """.utf8)
 
     /// `json` with every LF turned into CRLF: what `openssl smime -sign` without `-binary` embeds.
-    static var jsonCRLF: Data { Data(String(decoding: json, as: UTF8.self).replacingOccurrences(of: "\n", with: "\r\n").utf8) }
+    static var jsonCRLF: Data {
+        Data(String(decoding: json, as: UTF8.self).replacingOccurrences(of: "\n", with: "\r\n").utf8)
+    }
 
     /// Writes `json` (or `data`) to `dir/name` and returns its path.
     @discardableResult
@@ -165,10 +167,16 @@ func expectDiagnostic(
         return
     }
     let prefix = "\(path): \(severity): " + (code.map { "[\($0)] " } ?? "")
-    #expect(line.hasPrefix(prefix), "\(line.debugDescription) should start with \(prefix.debugDescription)", sourceLocation: sourceLocation)
-    #expect(!line.dropFirst(prefix.count).trimmingCharacters(in: .whitespaces).isEmpty, "empty message: \(line)", sourceLocation: sourceLocation)
+    #expect(
+        line.hasPrefix(prefix), "\(line.debugDescription) should start with \(prefix.debugDescription)",
+        sourceLocation: sourceLocation)
+    #expect(
+        !line.dropFirst(prefix.count).trimmingCharacters(in: .whitespaces).isEmpty, "empty message: \(line)",
+        sourceLocation: sourceLocation)
     for fragment in fragments {
-        #expect(line.contains(fragment), "\(line.debugDescription) should mention \(fragment.debugDescription)", sourceLocation: sourceLocation)
+        #expect(
+            line.contains(fragment), "\(line.debugDescription) should mention \(fragment.debugDescription)",
+            sourceLocation: sourceLocation)
     }
 }
 

@@ -35,7 +35,8 @@ struct CheckCommandTests {
         #expect(lines.contains("  [no]  Unsigned JSON: the file is PKCS#7 (pkcs7-der)"), "\(result)")
         #expect(lines.contains("  [ok]  At most 128 KB"))
         #expect(lines.contains("  [no]  appIDs and components (iOS 13+)"))
-        #expect(lines.contains { $0.hasPrefix("  [n/a] Served at https://DOMAIN/.well-known/apple-app-site-association") })
+        #expect(
+            lines.contains { $0.hasPrefix("  [n/a] Served at https://DOMAIN/.well-known/apple-app-site-association") })
         #expect(result.stdoutText.contains("Findings: 0 errors, 0 warnings, 4 deprecations, 0 info"), "\(result)")
     }
 
@@ -140,7 +141,8 @@ struct CheckCommandTests {
         #expect(Set(root.keys) == ["path", "report"])
         #expect(root["path"] as? String == file)
         let report = try #require(root["report"] as? [String: Any])
-        #expect(Set(report.keys) == ["kind", "verdict", "signature", "items", "guidance", "diagnostics"], "\(report.keys)")
+        #expect(
+            Set(report.keys) == ["kind", "verdict", "signature", "items", "guidance", "diagnostics"], "\(report.keys)")
         #expect(report["kind"] as? String == "pkcs7-der")
         #expect(report["verdict"] as? String == "legacy")
 
@@ -151,7 +153,8 @@ struct CheckCommandTests {
         #expect(signature["signerNotAfter"] as? String == "2099-12-31T23:59:59Z")
 
         let items = try #require(report["items"] as? [[String: Any]])
-        #expect(items.map { $0["rule"] as? String } == ["signed-file", "legacy-apps-key", "legacy-appid", "legacy-paths"])
+        #expect(
+            items.map { $0["rule"] as? String } == ["signed-file", "legacy-apps-key", "legacy-appid", "legacy-paths"])
         for item in items {
             #expect(Set(item.keys) == ["rule", "severity", "location", "title", "neededBy", "nextStep"], "\(item)")
             #expect(item["severity"] as? String == "deprecation")
@@ -165,7 +168,10 @@ struct CheckCommandTests {
         #expect(guidance.first?["detail"] as? String == "the file is PKCS#7 (pkcs7-der)")
 
         let diagnostics = try #require(report["diagnostics"] as? [[String: Any]])
-        #expect(diagnostics.map { $0["rule"] as? String } == ["signed-file", "legacy-apps-key", "legacy-appid", "legacy-paths"])
+        #expect(
+            diagnostics.map { $0["rule"] as? String } == [
+                "signed-file", "legacy-apps-key", "legacy-appid", "legacy-paths",
+            ])
         let location = try #require(diagnostics[1]["location"] as? [String: Any])
         #expect(location["path"] as? String == "applinks.apps")
         #expect(location["line"] as? Int == 3 && location["column"] as? Int == 5)
@@ -182,7 +188,10 @@ struct CheckCommandTests {
             #expect(report["signature"] == nil, "omitted for plain JSON: \(report)")
             #expect((report["items"] as? [Any])?.isEmpty == true)
             #expect((report["diagnostics"] as? [Any])?.isEmpty == true)
-            #expect((report["guidance"] as? [[String: Any]])?.map { $0["status"] as? String } == ["met", "met", "met", "not-checkable"])
+            #expect(
+                (report["guidance"] as? [[String: Any]])?.map { $0["status"] as? String } == [
+                    "met", "met", "met", "not-checkable",
+                ])
         }
         let untrusted = check([LintFixture.exampleSigned, "--format", "json"])
         #expect(untrusted.status == 1, "\(untrusted)")
@@ -209,7 +218,8 @@ struct CheckCommandTests {
             #expect(result.status == 2, "\(result)")
             #expect(result.stdout.isEmpty, "\(result)")
             #expect(result.stderrLines.count == 1)
-            expectDiagnostic(result.stderrLines.first, path: missing, severity: "error", contains: ["cannot read input"])
+            expectDiagnostic(
+                result.stderrLines.first, path: missing, severity: "error", contains: ["cannot read input"])
 
             let directory = check([dir.path, "--format", "json"])
             #expect(directory.status == 2, "\(directory)")
@@ -249,7 +259,9 @@ struct CheckCommandTests {
         #expect(result.status == 1, "\(result)")
         #expect(result.stdoutText.hasPrefix("\(file): broken: "), "\(result)")
         #expect(result.stdoutText.contains("  signature: untrusted ("), "\(result)")
-        #expect(result.stdoutText.contains("  - [legacy-appid] An entry uses appID instead of appIDs. (3 places: "), "\(result)")
+        #expect(
+            result.stdoutText.contains("  - [legacy-appid] An entry uses appID instead of appIDs. (3 places: "),
+            "\(result)")
 
         let json = check([file, "--format", "json"])
         #expect(json.status == 1)
@@ -257,7 +269,8 @@ struct CheckCommandTests {
         #expect(report["verdict"] as? String == "broken")
         #expect((report["signature"] as? [String: Any])?["verdict"] as? String == "untrusted")
         let rules = Set(((report["items"] as? [[String: Any]]) ?? []).compactMap { $0["rule"] as? String })
-        #expect(rules.isSuperset(of: ["signature-not-valid", "signed-file", "legacy-appid", "legacy-paths"]), "\(rules)")
+        #expect(
+            rules.isSuperset(of: ["signature-not-valid", "signed-file", "legacy-appid", "legacy-paths"]), "\(rules)")
     }
 
     // MARK: - Recommendations

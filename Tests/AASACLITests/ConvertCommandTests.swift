@@ -8,7 +8,10 @@ struct ConvertCommandTests {
     /// match exactly once CRLF is LF (Handbid's committed source lacks the final newline).
     static let sources: [(signed: String, source: String, exactBytes: Bool)] = [
         ("artsy_artsy-eigen-web-association_aasa-20150915-a.p7m", "artsy_force_aasa-json-2015.json", true),
-        ("artsy_artsy-eigen-web-association_aasa-20150915-b.p7m", "artsy_artsy-eigen-web-association_aasa-json-2015.json", true),
+        (
+            "artsy_artsy-eigen-web-association_aasa-20150915-b.p7m",
+            "artsy_artsy-eigen-web-association_aasa-json-2015.json", true
+        ),
         ("Handbid_Handbid-WordPress_aasa-smime-format.p7m", "Handbid_Handbid-WordPress_aasa-unsigned.json", false),
     ]
 
@@ -43,7 +46,9 @@ struct ConvertCommandTests {
 
     // MARK: - Corpus round trips
 
-    @Test("--no-verify: the real signed files convert to the JSON of their unsigned sources, marked unverified", arguments: signedNames)
+    @Test(
+        "--no-verify: the real signed files convert to the JSON of their unsigned sources, marked unverified",
+        arguments: signedNames)
     func corpusRoundTripUnverified(_ name: String) throws {
         let source = Self.source(of: name)
         let expected = try contents(URL(fileURLWithPath: source.path))
@@ -62,7 +67,8 @@ struct ConvertCommandTests {
         }
     }
 
-    @Test("trusting the embedded certificates at the signing date: verified, no unverified mark", arguments: signedNames)
+    @Test(
+        "trusting the embedded certificates at the signing date: verified, no unverified mark", arguments: signedNames)
     func corpusRoundTripVerified(_ name: String) throws {
         try withTemporaryDirectory { dir in
             let anchors = try embeddedCertificates(name, in: dir)
@@ -83,7 +89,9 @@ struct ConvertCommandTests {
             let output = dir.child("out.json")
             let result = CLI.run(["convert", CLI.realSigned(Self.signedNames[0]), "-o", output.path])
             #expect(result.status == 1, "\(result)")
-            expectDiagnostic(result.stderrLines.first, path: CLI.realSigned(Self.signedNames[0]), severity: "error", code: "untrusted", contains: ["nothing written"])
+            expectDiagnostic(
+                result.stderrLines.first, path: CLI.realSigned(Self.signedNames[0]), severity: "error",
+                code: "untrusted", contains: ["nothing written"])
             #expect(!fileExists(output))
             #expect(leftoverTemporaries(in: dir).isEmpty)
         }
@@ -121,18 +129,22 @@ struct ConvertCommandTests {
             let compact = CLI.run(["convert", signed.path, "--compact"] + Fixture.testTrust)
             #expect(
                 compact.stdoutText
-                    == #"{"applinks":{"apps":[],"details":[{"appID":"ABCDE12345.com.example.app","paths":["/buy/*","NOT /buy/admin"]}]}}"# + "\n")
+                    == #"{"applinks":{"apps":[],"details":[{"appID":"ABCDE12345.com.example.app","paths":["/buy/*","NOT /buy/admin"]}]}}"#
+                    + "\n")
         }
     }
 
     @Test("plain input passes through the same checks: CRLF JSON comes out as LF, duplicate keys resolved and reported")
     func plainInput() throws {
         try withTemporaryDirectory { dir in
-            let input = try Fixture.write(Data("{\r\n  \"a\": 1,\r\n  \"a\": 2\r\n}\r\n".utf8), to: dir, as: "plain.json")
+            let input = try Fixture.write(
+                Data("{\r\n  \"a\": 1,\r\n  \"a\": 2\r\n}\r\n".utf8), to: dir, as: "plain.json")
             let result = CLI.run(["convert", input.path])
             #expect(result.status == 0, "\(result)")
             #expect(result.stdoutText == "{\n  \"a\": 2\n}\n")
-            expectDiagnostic(result.stderrLines.first, path: input.path, severity: "warning", contains: ["duplicate key", "the last one is kept"])
+            expectDiagnostic(
+                result.stderrLines.first, path: input.path, severity: "warning",
+                contains: ["duplicate key", "the last one is kept"])
             // Not JSON: exit 2.
             let broken = try Fixture.write(Data("{\"a\": 1,}".utf8), to: dir, as: "broken.json")
             let failed = CLI.run(["convert", broken.path])
@@ -145,7 +157,8 @@ struct ConvertCommandTests {
     func stdin() throws {
         try withTemporaryDirectory { dir in
             let signed = try Fixture.signedFile(in: dir)
-            let result = CLI.run(["convert", "-", "--preserve-format"] + Fixture.testTrust, stdin: try contents(signed))
+            let result = CLI.run(
+                ["convert", "-", "--preserve-format"] + Fixture.testTrust, stdin: try contents(signed))
             #expect(result.status == 0, "\(result)")
             #expect(result.stdout == Fixture.json)
         }
@@ -160,7 +173,8 @@ struct ConvertCommandTests {
             try FileManager.default.createDirectory(at: site.child(".well-known"), withIntermediateDirectories: true)
             try FileManager.default.createDirectory(at: site.child("sub/deeper"), withIntermediateDirectories: true)
             _ = try Fixture.signedFile(in: dir, name: "signed.p7m")
-            try FileManager.default.copyItem(at: dir.child("signed.p7m"), to: site.child(".well-known/apple-app-site-association"))
+            try FileManager.default.copyItem(
+                at: dir.child("signed.p7m"), to: site.child(".well-known/apple-app-site-association"))
             try Fixture.write(to: site.child("sub/deeper"), as: "aasa.json")
             try Fixture.write(Data("<html></html>\n".utf8), to: site, as: "index.html")
             try Fixture.write(Data("{\"name\": \"not an AASA file\"}".utf8), to: site, as: "manifest.json")
@@ -184,14 +198,17 @@ struct ConvertCommandTests {
             let bad = try Fixture.signedFile(in: dir, leaf: "leaf-untrusted", name: "bad.p7m")
             let good2 = try Fixture.write(to: dir, as: "good2.json")
             let out = dir.child("out")
-            let result = CLI.run(["convert", good1.path, bad.path, good2.path, "--out-dir", out.path] + Fixture.testTrust)
+            let result = CLI.run(
+                ["convert", good1.path, bad.path, good2.path, "--out-dir", out.path] + Fixture.testTrust)
             #expect(result.status == 1, "\(result)")
             #expect(fileExists(out.child("good1.p7m")))
             #expect(fileExists(out.child("good2.json")))
             #expect(!fileExists(out.child("bad.p7m")))
             #expect(leftoverTemporaries(in: out).isEmpty)
             #expect(result.stderrLines.contains { $0.hasPrefix("\(bad.path): error: [untrusted]") }, "\(result)")
-            #expect(result.stderrLines.last == "convert: 2 of 3 files converted; 1 failed verification (nothing written for it)")
+            #expect(
+                result.stderrLines.last
+                    == "convert: 2 of 3 files converted; 1 failed verification (nothing written for it)")
         }
     }
 
@@ -251,14 +268,16 @@ struct ConvertCommandTests {
         }
     }
 
-    @Test("usage errors", arguments: [
-        ["convert"],
-        ["convert", "a.json", "b.json"],
-        ["convert", "a.json", "-o", "x", "--in-place"],
-        ["convert", "a.json", "--compact", "--preserve-format"],
-        ["convert", "-", "--in-place"],
-        ["convert", "-", "-"],
-    ])
+    @Test(
+        "usage errors",
+        arguments: [
+            ["convert"],
+            ["convert", "a.json", "b.json"],
+            ["convert", "a.json", "-o", "x", "--in-place"],
+            ["convert", "a.json", "--compact", "--preserve-format"],
+            ["convert", "-", "--in-place"],
+            ["convert", "-", "-"],
+        ])
     func usageErrors(_ args: [String]) throws {
         let result = CLI.run(args)
         #expect(result.status == 64, "\(result)")

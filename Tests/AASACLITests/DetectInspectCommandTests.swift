@@ -1,6 +1,6 @@
+import AASATestSupport
 import Foundation
 import Testing
-import AASATestSupport
 
 /// `aasa detect` and `aasa inspect`: what a file is and what is inside, without verifying.
 @Suite("aasa detect")
@@ -29,13 +29,16 @@ struct DetectCommandTests {
         #expect(Self.corpusKinds.count == 23)
     }
 
-    @Test("the encodings the CLI writes", arguments: [("der", "pkcs7-der"), ("pem", "pkcs7-pem"), ("smime", "pkcs7-smime")])
+    @Test(
+        "the encodings the CLI writes",
+        arguments: [("der", "pkcs7-der"), ("pem", "pkcs7-pem"), ("smime", "pkcs7-smime")])
     func signedEncodings(outform: String, kind: String) throws {
         try withTemporaryDirectory { dir in
             let input = try Fixture.write(to: dir)
             let output = dir.child("signed.\(outform)")
             let sign = CLI.run([
-                "sign", input.path, "-o", output.path, "--outform", outform, "--key", CLI.cert("leaf-rsa.key"), "--cert", CLI.cert("leaf-rsa.pem"),
+                "sign", input.path, "-o", output.path, "--outform", outform, "--key", CLI.cert("leaf-rsa.key"),
+                "--cert", CLI.cert("leaf-rsa.pem"),
             ])
             try #require(sign.status == 0, "\(sign)")
             let result = CLI.run(["detect", output.path])
@@ -173,7 +176,8 @@ struct InspectCommandTests {
         let infos = try #require(report["signerInfos"] as? [[String: Any]])
         #expect(infos.first?["digestAlgorithm"] as? String == "SHA1")
         let certificates = try #require(report["certificates"] as? [[String: Any]])
-        #expect(certificates.first?["subject"] as? String == "C=US, ST=New York, L=New York, O=Artsy Inc., CN=*.artsy.net")
+        #expect(
+            certificates.first?["subject"] as? String == "C=US, ST=New York, L=New York, O=Artsy Inc., CN=*.artsy.net")
         #expect((report["content"] as? [String: Any])?["crlfCanonical"] as? Bool == true)
     }
 
@@ -185,7 +189,10 @@ struct InspectCommandTests {
             #expect(result.status == 0, "\(result)")
             let report = try result.jsonObject()
             let certificates = try #require(report["certificates"] as? [[String: Any]])
-            #expect(certificates.map { $0["subject"] as? String } == ["O=aasa test PKI, CN=AASA Test Intermediate CA", "CN=example.com"])
+            #expect(
+                certificates.map { $0["subject"] as? String } == [
+                    "O=aasa test PKI, CN=AASA Test Intermediate CA", "CN=example.com",
+                ])
             #expect(report["detached"] as? Bool == false)
             #expect((report["content"] as? [String: Any])?["size"] as? Int == Fixture.jsonCRLF.count)
         }
@@ -209,7 +216,8 @@ struct InspectCommandTests {
     @Test("garbage exits 2 with one line naming the file")
     func garbage() throws {
         try withTemporaryDirectory { dir in
-            let garbage = try Fixture.write(Data((0..<300).map { UInt8(truncatingIfNeeded: $0 &* 91) }), to: dir, as: "garbage.bin")
+            let garbage = try Fixture.write(
+                Data((0..<300).map { UInt8(truncatingIfNeeded: $0 &* 91) }), to: dir, as: "garbage.bin")
             let result = CLI.run(["inspect", garbage.path])
             #expect(result.status == 2, "\(result)")
             #expect(result.stdout.isEmpty)

@@ -32,7 +32,9 @@ struct DiffCommandTests {
         try withTemporaryDirectory { dir in
             let old = try write(base, "old.json", in: dir)
             let new = try write(
-                base.replacingOccurrences(of: #"{"/": "/a/private", "exclude": true}, {"/": "/a/*"}"#, with: #"{"/": "/a/*"}, {"/": "/a/private", "exclude": true}"#),
+                base.replacingOccurrences(
+                    of: #"{"/": "/a/private", "exclude": true}, {"/": "/a/*"}"#,
+                    with: #"{"/": "/a/*"}, {"/": "/a/private", "exclude": true}"#),
                 "new.json", in: dir)
             let result = CLI.run(["diff", old, new])
             #expect(result.status == 1, "\(result)")
@@ -53,7 +55,10 @@ struct DiffCommandTests {
     func addedExclude() throws {
         try withTemporaryDirectory { dir in
             let old = try write(base, "old.json", in: dir)
-            let new = try write(base.replacingOccurrences(of: #"{"/": "/b"}"#, with: #"{"/": "/b/admin", "exclude": true}, {"/": "/b"}"#), "new.json", in: dir)
+            let new = try write(
+                base.replacingOccurrences(
+                    of: #"{"/": "/b"}"#, with: #"{"/": "/b/admin", "exclude": true}, {"/": "/b"}"#), "new.json", in: dir
+            )
             let result = CLI.run(["diff", old, new])
             #expect(result.status == 1, "\(result)")
             #expect(result.stdoutText.contains(#"added    [2] {"/": "/b/admin", "exclude": true}"#), "\(result)")
@@ -65,7 +70,8 @@ struct DiffCommandTests {
     func webcredentialsApps() throws {
         try withTemporaryDirectory { dir in
             let old = try write(base, "old.json", in: dir)
-            let new = try write(base.replacingOccurrences(of: #"["T.a", "T.c"]"#, with: #"["T.a", "T.d"]"#), "new.json", in: dir)
+            let new = try write(
+                base.replacingOccurrences(of: #"["T.a", "T.c"]"#, with: #"["T.a", "T.d"]"#), "new.json", in: dir)
             let result = CLI.run(["diff", old, new])
             #expect(result.status == 1, "\(result)")
             #expect(result.stdoutText.contains("webcredentials: gained T.d\nwebcredentials: lost T.c\n"), "\(result)")
@@ -78,7 +84,8 @@ struct DiffCommandTests {
         try withTemporaryDirectory { dir in
             let old = try write(base, "old.json", in: dir)
             let new = try write(
-                base.replacingOccurrences(of: #"{"/": "/b"}"#, with: #"{"/": "/c"}"#).replacingOccurrences(of: #"["T.a", "T.c"]"#, with: #"["T.a"]"#),
+                base.replacingOccurrences(of: #"{"/": "/b"}"#, with: #"{"/": "/c"}"#).replacingOccurrences(
+                    of: #"["T.a", "T.c"]"#, with: #"["T.a"]"#),
                 "new.json", in: dir)
             let result = CLI.run(["diff", old, new, "--format", "json"])
             #expect(result.status == 1, "\(result)")
@@ -91,7 +98,8 @@ struct DiffCommandTests {
             #expect(services.first?["lost"] as? [String] == ["T.c"])
             #expect(services.first?["gained"] as? [String] == [])
             let app = try #require((json["apps"] as? [[String: Any]])?.first)
-            #expect(Set(app.keys) == ["appID", "entryBefore", "entryAfter", "added", "removed", "changed", "reordered"])
+            #expect(
+                Set(app.keys) == ["appID", "entryBefore", "entryAfter", "added", "removed", "changed", "reordered"])
             let changed = try #require((app["changed"] as? [[String: Any]])?.first)
             #expect(changed["index"] as? Int == 2)
             let before = try #require(changed["before"] as? [String: Any])

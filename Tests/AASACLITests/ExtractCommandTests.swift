@@ -13,7 +13,9 @@ struct ExtractCommandTests {
             #expect(result.stdout == Fixture.jsonCRLF)
             #expect(result.stderr.isEmpty, "\(result)")
             // Same bytes as openssl's own extraction.
-            let openssl = try CLI.requireOpenSSL(["smime", "-verify", "-noverify", "-inform", "DER", "-in", signed.path])
+            let openssl = try CLI.requireOpenSSL([
+                "smime", "-verify", "-noverify", "-inform", "DER", "-in", signed.path,
+            ])
             #expect(result.stdout == openssl.stdout)
         }
     }
@@ -34,7 +36,8 @@ struct ExtractCommandTests {
             let input = try Fixture.write(to: dir)
             let signed = dir.child("binary.p7m")
             let sign = CLI.run([
-                "sign", input.path, "-o", signed.path, "--binary", "--key", CLI.cert("leaf-rsa.key"), "--cert", CLI.cert("leaf-rsa.pem"),
+                "sign", input.path, "-o", signed.path, "--binary", "--key", CLI.cert("leaf-rsa.key"), "--cert",
+                CLI.cert("leaf-rsa.pem"),
                 "--chain", CLI.cert("chain.pem"),
             ])
             try #require(sign.status == 0, "\(sign)")
@@ -132,10 +135,12 @@ struct ExtractCommandTests {
         try withTemporaryDirectory { dir in
             let plain = try Fixture.write(to: dir)
             let output = dir.child("out.json")
-            let result = CLI.run(["extract", plain.path, "-o", output.path] + (noVerify ? ["--no-verify"] : Fixture.testTrust))
+            let result = CLI.run(
+                ["extract", plain.path, "-o", output.path] + (noVerify ? ["--no-verify"] : Fixture.testTrust))
             #expect(result.status == 2, "\(result)")
             #expect(result.stderrLines.count == 1, "\(result)")
-            expectDiagnostic(result.stderrLines.first, path: plain.path, severity: "error", contains: ["already plain JSON"])
+            expectDiagnostic(
+                result.stderrLines.first, path: plain.path, severity: "error", contains: ["already plain JSON"])
             #expect(!fileExists(output))
         }
     }
@@ -145,7 +150,9 @@ struct ExtractCommandTests {
         var testDescription: String { rawValue }
     }
 
-    @Test("nothing to extract from garbage, damaged or empty input: exit 2, nothing written", arguments: Unusable.allCases, [false, true])
+    @Test(
+        "nothing to extract from garbage, damaged or empty input: exit 2, nothing written",
+        arguments: Unusable.allCases, [false, true])
     func refusesUnusableInput(kind: Unusable, noVerify: Bool) throws {
         try withTemporaryDirectory { dir in
             let bytes: Data
@@ -158,10 +165,12 @@ struct ExtractCommandTests {
             }
             let file = try Fixture.write(bytes, to: dir, as: "input.\(kind.rawValue)")
             let output = dir.child("out.json")
-            let result = CLI.run(["extract", file.path, "-o", output.path] + (noVerify ? ["--no-verify"] : Fixture.testTrust))
+            let result = CLI.run(
+                ["extract", file.path, "-o", output.path] + (noVerify ? ["--no-verify"] : Fixture.testTrust))
             #expect(result.status == 2, "\(result)")
             #expect(result.stderrLines.count == 1, "\(result)")
-            expectDiagnostic(result.stderrLines.first, path: file.path, severity: "error", contains: ["nothing to extract"])
+            expectDiagnostic(
+                result.stderrLines.first, path: file.path, severity: "error", contains: ["nothing to extract"])
             #expect(!fileExists(output))
             #expect(leftoverTemporaries(in: dir).isEmpty)
         }
@@ -224,7 +233,9 @@ struct ExtractCommandTests {
         let signed = CLI.realSigned("artsy_artsy-eigen-web-association_aasa-20150915-a.p7m")
         let result = CLI.run(["extract", signed, "--no-verify", "--lf"])
         #expect(result.status == 0, "\(result)")
-        #expect(result.stdout == (try Data(contentsOf: URL(fileURLWithPath: CLI.realPlain("artsy_force_aasa-json-2015.json")))))
+        #expect(
+            result.stdout
+                == (try Data(contentsOf: URL(fileURLWithPath: CLI.realPlain("artsy_force_aasa-json-2015.json")))))
         expectDiagnostic(result.stderrLines.first, path: signed, severity: "warning", contains: ["UNVERIFIED"])
 
         // Without --lf the bytes are the CRLF ones openssl extracts.

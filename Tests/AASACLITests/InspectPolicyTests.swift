@@ -29,10 +29,12 @@ struct InspectPolicyCase: Sendable, CustomTestStringConvertible {
             algorithm: "SHA1", bits: nil,
             message: "certificate [0] of the file is signed with SHA1, which is deprecated (collisions are practical)"),
         InspectPolicyCase(
-            file: "rsa1024.p7m", place: .certificate(0), refused: false, subject: "key-size", algorithm: "RSA", bits: 1024,
+            file: "rsa1024.p7m", place: .certificate(0), refused: false, subject: "key-size", algorithm: "RSA",
+            bits: 1024,
             message: "certificate [0] of the file has a 1024-bit RSA key, below the recommended 2048 bits"),
         InspectPolicyCase(
-            file: "rsa2047.p7m", place: .certificate(0), refused: false, subject: "key-size", algorithm: "RSA", bits: 2047,
+            file: "rsa2047.p7m", place: .certificate(0), refused: false, subject: "key-size", algorithm: "RSA",
+            bits: 2047,
             message: "certificate [0] of the file has a 2047-bit RSA key, below the recommended 2048 bits"),
         InspectPolicyCase(
             file: "md5-digest.p7m", place: .signer(0), refused: true, subject: "digest", algorithm: "MD5", bits: nil,
@@ -45,7 +47,8 @@ struct InspectPolicyCase: Sendable, CustomTestStringConvertible {
             file: "rsa512.p7m", place: .certificate(0), refused: true, subject: "key-size", algorithm: "RSA", bits: 512,
             message: "certificate [0] of the file has a 512-bit RSA key, below the minimum of 1024 bits"),
         InspectPolicyCase(
-            file: "rsa1023.p7m", place: .certificate(0), refused: true, subject: "key-size", algorithm: "RSA", bits: 1023,
+            file: "rsa1023.p7m", place: .certificate(0), refused: true, subject: "key-size", algorithm: "RSA",
+            bits: 1023,
             message: "certificate [0] of the file has a 1023-bit RSA key, below the minimum of 1024 bits"),
     ]
 }
@@ -82,7 +85,9 @@ private func policies(_ report: [String: Any]) throws -> (signers: [[[String: An
 
 @Suite("aasa inspect shows the verification policy (issue #12)")
 struct InspectPolicyTests {
-    @Test("text: one warning:/refused: line in the block of the SignerInfo or certificate", arguments: InspectPolicyCase.all)
+    @Test(
+        "text: one warning:/refused: line in the block of the SignerInfo or certificate",
+        arguments: InspectPolicyCase.all)
     func text(_ fixture: InspectPolicyCase) throws {
         let result = CLI.run(["inspect", PolicyFiles.file(fixture.file)])
         #expect(result.status == 0, "\(result)")
@@ -104,7 +109,9 @@ struct InspectPolicyTests {
         #expect(policyLines(result.stdoutText) == [line], "\(result)")
     }
 
-    @Test("--format json: the finding in the policy array of its SignerInfo or certificate", arguments: InspectPolicyCase.all)
+    @Test(
+        "--format json: the finding in the policy array of its SignerInfo or certificate",
+        arguments: InspectPolicyCase.all)
     func json(_ fixture: InspectPolicyCase) throws {
         let result = CLI.run(["inspect", "--format", "json", PolicyFiles.file(fixture.file)])
         #expect(result.status == 0, "\(result)")
@@ -136,14 +143,17 @@ struct InspectPolicyTests {
 
     @Test("verify names the same problems: inspect's refusal is verify's reason, its warning verify's warning")
     func sameAsVerify() throws {
-        for fixture in InspectPolicyCase.all where fixture.subject != "certificate-signature" && fixture.subject != "key-size" {
+        for fixture in InspectPolicyCase.all
+        where fixture.subject != "certificate-signature" && fixture.subject != "key-size" {
             let verify = CLI.run(["verify", PolicyFiles.file(fixture.file)] + PolicyFiles.trust)
             let label = fixture.refused ? "  reason:     " : "  warning:    "
             #expect(verify.stdoutText.contains(label + fixture.message), "\(verify)")
         }
         // Certificates are named by chain depth in verify and by file index in inspect.
         let verify = CLI.run(["verify", PolicyFiles.file("rsa2047.p7m")] + PolicyFiles.trust)
-        #expect(verify.stdoutText.contains("  warning:    the signer certificate has a 2047-bit RSA key, below the recommended 2048 bits"))
+        #expect(
+            verify.stdoutText.contains(
+                "  warning:    the signer certificate has a 2047-bit RSA key, below the recommended 2048 bits"))
     }
 
     @Test("a file within the policy: no warning or refused line, every policy array empty")
@@ -180,7 +190,9 @@ struct InspectPolicyTests {
         // Both certificates are signed with SHA-256 and have 2048-bit keys: nothing else.
         #expect(policyLines(result.stdoutText) == ["    warning:           \(Self.artsyWarning)"], "\(result)")
         // verify, whatever its verdict (GeoTrust is not trusted here), gives the same sentence.
-        let verify = CLI.run(["verify", path, "--ca-file", CLI.cert("ca-bundle.pem"), "--no-system-roots", "--at", "2015-10-01"])
+        let verify = CLI.run([
+            "verify", path, "--ca-file", CLI.cert("ca-bundle.pem"), "--no-system-roots", "--at", "2015-10-01",
+        ])
         #expect(verify.stdoutText.contains("  warning:    \(Self.artsyWarning)"), "\(verify)")
     }
 

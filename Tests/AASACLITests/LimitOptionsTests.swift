@@ -18,19 +18,22 @@ struct LimitOptionsTests {
 
     /// A valid AASA document of at least `size` bytes (a long unknown member pads it).
     static func padded(size: Int) -> Data {
-        Data((#"{"applinks": {"details": [{"appIDs": ["\#(app)"], "components": [{"/": "/a/*"}]}]}, "pad": ""#
-            + String(repeating: "x", count: size) + "\"}").utf8)
+        Data(
+            (#"{"applinks": {"details": [{"appIDs": ["\#(app)"], "components": [{"/": "/a/*"}]}]}, "pad": ""#
+                + String(repeating: "x", count: size) + "\"}").utf8)
     }
 
     /// Fixture.json signed with openssl by leaf-rsa, carrying the intermediate, the root and
     /// another leaf as well: 4 certificates.
     static func fourCertificates(in dir: URL) throws -> URL {
         let extra = try Fixture.write(
-            contents(URL(fileURLWithPath: CLI.cert("chain.pem"))) + contents(URL(fileURLWithPath: CLI.cert("root-ca.pem")))
+            contents(URL(fileURLWithPath: CLI.cert("chain.pem")))
+                + contents(URL(fileURLWithPath: CLI.cert("root-ca.pem")))
                 + contents(URL(fileURLWithPath: CLI.cert("leaf-ec.pem"))), to: dir, as: "three.pem")
         let input = try Fixture.write(to: dir, as: "in.json")
         try CLI.requireOpenSSL([
-            "smime", "-sign", "-inkey", CLI.cert("leaf-rsa.key"), "-signer", CLI.cert("leaf-rsa.pem"), "-certfile", extra.path,
+            "smime", "-sign", "-inkey", CLI.cert("leaf-rsa.key"), "-signer", CLI.cert("leaf-rsa.pem"), "-certfile",
+            extra.path,
             "-noattr", "-nodetach", "-binary", "-outform", "DER", "-in", input.path, "-out", dir.child("four.p7m").path,
         ])
         return dir.child("four.p7m")
@@ -75,11 +78,15 @@ struct LimitOptionsTests {
         try withTemporaryDirectory { dir in
             let input = try Fixture.write(Self.padded(size: 5_000), to: dir, as: "in.json")
             let signArgs = ["--key", CLI.cert("leaf-rsa.key"), "--cert", CLI.cert("leaf-rsa.pem")]
-            let refused = CLI.run(["sign", input.path, "-o", dir.child("out.p7m").path, "--max-input-size", "4K"] + signArgs)
+            let refused = CLI.run(
+                ["sign", input.path, "-o", dir.child("out.p7m").path, "--max-input-size", "4K"] + signArgs)
             #expect(refused.status == 2, "\(refused)")
-            expectDiagnostic(refused.stderrLines.last, path: input.path, severity: "error", contains: ["4096 bytes", "--max-input-size"])
+            expectDiagnostic(
+                refused.stderrLines.last, path: input.path, severity: "error",
+                contains: ["4096 bytes", "--max-input-size"])
             #expect(!fileExists(dir.child("out.p7m")))
-            let signed = CLI.run(["sign", input.path, "-o", dir.child("out.p7m").path, "--max-input-size", "8K"] + signArgs)
+            let signed = CLI.run(
+                ["sign", input.path, "-o", dir.child("out.p7m").path, "--max-input-size", "8K"] + signArgs)
             #expect(signed.status == 0, "\(signed)")
             #expect(fileExists(dir.child("out.p7m")))
         }
@@ -108,7 +115,9 @@ struct LimitOptionsTests {
         let json = Self.padded(size: 3_000)
         let refused = CLI.run(["detect", "-", "--max-input-size", "2K"], stdin: json)
         #expect(refused.status == 2, "\(refused)")
-        expectDiagnostic(refused.stderrLines.first, path: "<stdin>", severity: "error", contains: ["2048 bytes", "(--max-input-size)"])
+        expectDiagnostic(
+            refused.stderrLines.first, path: "<stdin>", severity: "error",
+            contains: ["2048 bytes", "(--max-input-size)"])
         let accepted = CLI.run(["detect", "-", "--max-input-size", "4K"], stdin: json)
         #expect(accepted.status == 0, "\(accepted)")
         #expect(accepted.stdoutText == "<stdin>: json\n", "\(accepted)")
@@ -127,7 +136,9 @@ struct LimitOptionsTests {
             #expect(lint.stderr.contains("(--max-input-size)"), "\(lint)")
             #expect(lint.stdoutText.contains("small.json"), "the small file is linted: \(lint)")
 
-            let convert = CLI.run(["convert", site.path, "--out-dir", dir.child("out").path, "--max-input-size", "256K", "--jobs", jobs])
+            let convert = CLI.run([
+                "convert", site.path, "--out-dir", dir.child("out").path, "--max-input-size", "256K", "--jobs", jobs,
+            ])
             #expect(convert.status == 2, "\(convert)")
             #expect(fileExists(dir.child("out/small.json")))
             #expect(!fileExists(dir.child("out/big.json")))
@@ -145,7 +156,8 @@ struct LimitOptionsTests {
             let deep = try Fixture.write(Self.nested(depth: 600), to: dir, as: "deep.json")
             let lint = CLI.run(["lint", deep.path])
             #expect(lint.status == 1, "\(lint)")
-            #expect(lint.stdoutText.contains("[invalid-json]") && lint.stdoutText.contains("deeper than 512"), "\(lint)")
+            #expect(
+                lint.stdoutText.contains("[invalid-json]") && lint.stdoutText.contains("deeper than 512"), "\(lint)")
             let raised = CLI.run(["lint", deep.path, "--max-json-depth", "1000"])
             #expect(raised.status == 0, "\(raised)")
             #expect(!raised.stdoutText.contains("[invalid-json]"), "\(raised)")
@@ -198,7 +210,8 @@ struct LimitOptionsTests {
             let lint = CLI.run(["lint", deep.path, "--max-json-depth", "1000"])
             Self.expectNoCrash(lint)
             #expect(lint.status == 1, "\(lint)")
-            #expect(lint.stdoutText.contains("[invalid-json]") && lint.stdoutText.contains("deeper than 1000"), "\(lint)")
+            #expect(
+                lint.stdoutText.contains("[invalid-json]") && lint.stdoutText.contains("deeper than 1000"), "\(lint)")
             let convert = CLI.run(["convert", deep.path, "-o", dir.child("out.json").path, "--max-json-depth", "1000"])
             Self.expectNoCrash(convert)
             #expect(convert.status == 2, "\(convert)")
@@ -244,8 +257,11 @@ struct LimitOptionsTests {
             try FileManager.default.copyItem(at: four, to: site.child("b.p7m"))
             let refused = CLI.run(["verify", site.path, "--max-certificates", "3", "--jobs", jobs] + Fixture.testTrust)
             #expect(refused.status == 1, "\(refused)")
-            #expect(refused.stdoutText == "\(site.child("a.p7m").path): malformed\n\(site.child("b.p7m").path): malformed\n", "\(refused)")
-            let accepted = CLI.run(["verify", site.path, "--max-certificates", "4", "--jobs", jobs] + Fixture.testTrust)
+            #expect(
+                refused.stdoutText
+                    == "\(site.child("a.p7m").path): malformed\n\(site.child("b.p7m").path): malformed\n", "\(refused)")
+            let accepted = CLI.run(
+                ["verify", site.path, "--max-certificates", "4", "--jobs", jobs] + Fixture.testTrust)
             #expect(accepted.status == 0, "\(accepted)")
         }
     }
@@ -255,10 +271,15 @@ struct LimitOptionsTests {
         try withTemporaryDirectory { dir in
             let pem = try contents(URL(fileURLWithPath: CLI.cert("leaf-rsa.pem")))
             let many = try Fixture.write(Data((0..<300).flatMap { _ in pem }), to: dir, as: "many.pem")
-            try CLI.requireOpenSSL(["crl2pkcs7", "-nocrl", "-certfile", many.path, "-outform", "DER", "-out", dir.child("many.p7c").path])
+            try CLI.requireOpenSSL([
+                "crl2pkcs7", "-nocrl", "-certfile", many.path, "-outform", "DER", "-out", dir.child("many.p7c").path,
+            ])
             let file = dir.child("many.p7c").path
             let byDefault = CLI.run(["detect", file])
-            #expect(byDefault.stdoutText.contains("unknown (damaged PKCS#7 DER: the message carries 300 certificates, more than the limit of 256)"), "\(byDefault)")
+            #expect(
+                byDefault.stdoutText.contains(
+                    "unknown (damaged PKCS#7 DER: the message carries 300 certificates, more than the limit of 256)"),
+                "\(byDefault)")
             let raised = CLI.run(["detect", file, "--max-certificates", "300"])
             #expect(raised.stdoutText.hasPrefix("\(file): pkcs7-der"), "\(raised)")
         }
@@ -275,7 +296,9 @@ struct LimitOptionsTests {
             for source in [[url], ["--urls-file", list]] {
                 let refused = CLI.run(["match", document] + source + ["--max-url-length", "100"])
                 #expect(refused.status == 1, "\(refused)")
-                #expect(refused.stdoutText.contains(": error: URL longer than 100 characters (--max-url-length)"), "\(refused)")
+                #expect(
+                    refused.stdoutText.contains(": error: URL longer than 100 characters (--max-url-length)"),
+                    "\(refused)")
                 let matched = CLI.run(["match", document] + source + ["--max-url-length", "300"])
                 #expect(matched.status == 0, "\(matched)")
                 #expect(matched.stdoutText == "\(url): \(Self.app)\n", "\(matched)")
@@ -334,11 +357,16 @@ struct LimitOptionsTests {
 
     @Test(
         "every command that reads files lists the limit flags",
-        arguments: ["check", "lint", "match", "verify", "extract", "detect", "inspect", "sign", "convert", "migrate", "diff", "audit"])
+        arguments: [
+            "check", "lint", "match", "verify", "extract", "detect", "inspect", "sign", "convert", "migrate", "diff",
+            "audit",
+        ])
     func everyCommandHasTheFlags(command: String) {
         let help = CLI.run([command, "--help"])
         #expect(help.status == 0, "\(help)")
-        for flag in ["--max-input-size <bytes>", "--max-json-depth <n>", "--max-certificates <n>", "--max-url-length <n>"] {
+        for flag in [
+            "--max-input-size <bytes>", "--max-json-depth <n>", "--max-certificates <n>", "--max-url-length <n>",
+        ] {
             #expect(help.stdoutText.contains(flag), "\(command) --help lacks \(flag)")
         }
     }

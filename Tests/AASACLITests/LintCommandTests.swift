@@ -1,6 +1,6 @@
+import AASATestSupport
 import Foundation
 import Testing
-import AASATestSupport
 
 /// Fixtures shared by the lint, check and match tests.
 enum LintFixture {
@@ -68,7 +68,8 @@ struct LintLine: Equatable {
 extension LintLine {
     static var pattern: Regex<AnyRegexOutput> {
         try! Regex(
-        #"^(.+?)(?::([0-9]+):([0-9]+))?: (info|deprecation|warning|error): \[([a-z0-9-]+)\] (.+?)(?: \(at ([^ ]+)\))?$"#)
+            #"^(.+?)(?::([0-9]+):([0-9]+))?: (info|deprecation|warning|error): \[([a-z0-9-]+)\] (.+?)(?: \(at ([^ ]+)\))?$"#
+        )
     }
 
     init?(_ text: String) {
@@ -199,7 +200,9 @@ struct LintCommandTests {
             for line in lines {
                 #expect(!line.message.contains(String(repeating: "a", count: 41)), "\(line.message)")
             }
-            #expect(lines.first { $0.rule == "unknown-key" }?.message.hasPrefix("Unknown key \(shortened)") == true, "\(result)")
+            #expect(
+                lines.first { $0.rule == "unknown-key" }?.message.hasPrefix("Unknown key \(shortened)") == true,
+                "\(result)")
         }
     }
 
@@ -211,12 +214,17 @@ struct LintCommandTests {
             let file = try Self.quotingFile("x\(escapedInFile)y", in: dir)
             let result = lint([file.path])
             #expect(result.status == 1, "\(result)")
-            #expect(!result.stdout.contains(0x1B) && !result.stdout.contains(0x0D), "\(result.stdoutText.debugDescription)")
+            #expect(
+                !result.stdout.contains(0x1B) && !result.stdout.contains(0x0D), "\(result.stdoutText.debugDescription)")
             #expect(!result.stdoutText.contains("\u{2028}"), "\(result.stdoutText.debugDescription)")
             let lines = LintLine.all(result)
             #expect(lines.map(\.rule).sorted() == ["not-prefix-in-components", "unknown-key"], "\(result)")
-            #expect(lines.first { $0.rule == "unknown-key" }?.message.hasPrefix("Unknown key \"x\(shown)y\"") == true, "\(result)")
-            #expect(lines.first { $0.rule == "not-prefix-in-components" }?.message.hasPrefix("\"NOT /x\(shown)y\"") == true, "\(result)")
+            #expect(
+                lines.first { $0.rule == "unknown-key" }?.message.hasPrefix("Unknown key \"x\(shown)y\"") == true,
+                "\(result)")
+            #expect(
+                lines.first { $0.rule == "not-prefix-in-components" }?.message.hasPrefix("\"NOT /x\(shown)y\"") == true,
+                "\(result)")
         }
     }
 
@@ -255,7 +263,9 @@ struct LintCommandTests {
             let warning = lint([warn.path, "--min-severity", "warning"])
             #expect(warning.status == 0, "\(warning)")
             #expect(LintLine.all(warning).map(\.rule) == ["duplicate-appid"], "\(warning)")
-            #expect(warning.stderr == "1 warning, 1 info (hidden by --min-severity) in 1 file\n", "the summary counts every finding and says which are hidden: \(warning)")
+            #expect(
+                warning.stderr == "1 warning, 1 info (hidden by --min-severity) in 1 file\n",
+                "the summary counts every finding and says which are hidden: \(warning)")
 
             // Deprecations are hidden by --min-severity warning.
             let legacy = lint([LintFixture.examplePlain, "--min-severity", "warning"])
@@ -270,7 +280,9 @@ struct LintCommandTests {
             let hidden = lint([warn.path, "--min-severity", "error", "--strict"])
             #expect(hidden.status == 1, "\(hidden)")
             #expect(hidden.stdout.isEmpty, "\(hidden)")
-            #expect(hidden.stderr == "1 warning (hidden by --min-severity), 1 info (hidden by --min-severity) in 1 file\n", "\(hidden)")
+            #expect(
+                hidden.stderr == "1 warning (hidden by --min-severity), 1 info (hidden by --min-severity) in 1 file\n",
+                "\(hidden)")
             #expect(lint([warn.path, "--min-severity", "error"]).status == 0)
 
             let error = lint([bad.path, "--min-severity", "error"])
@@ -318,7 +330,8 @@ struct LintCommandTests {
 
             // A file-level finding: path "$", line and column omitted.
             let signedDiagnostics = try #require(files[1]["diagnostics"] as? [[String: Any]])
-            #expect(signedDiagnostics.map { $0["rule"] as? String } == ["signed-file", "duplicate-appid", "unknown-key"])
+            #expect(
+                signedDiagnostics.map { $0["rule"] as? String } == ["signed-file", "duplicate-appid", "unknown-key"])
             let fileLevel = try #require(signedDiagnostics[0]["location"] as? [String: Any])
             #expect(fileLevel["path"] as? String == "$")
             #expect(fileLevel["line"] == nil && fileLevel["column"] == nil, "\(fileLevel)")
@@ -409,8 +422,13 @@ struct LintCommandTests {
             #expect(logicalName(signedResults[1]) == "applinks.details[0].appIDs[1]")
 
             let artifacts = try #require(run["artifacts"] as? [[String: Any]])
-            #expect(artifacts.map { ($0["location"] as? [String: Any])?["uri"] as? String } == [warn.path, bad.path, signed.path].map { URL(fileURLWithPath: $0).absoluteString })
-            #expect(artifacts.map { $0["mimeType"] as? String } == ["application/json", "application/json", "application/pkcs7-mime"])
+            #expect(
+                artifacts.map { ($0["location"] as? [String: Any])?["uri"] as? String }
+                    == [warn.path, bad.path, signed.path].map { URL(fileURLWithPath: $0).absoluteString })
+            #expect(
+                artifacts.map { $0["mimeType"] as? String } == [
+                    "application/json", "application/json", "application/pkcs7-mime",
+                ])
         }
     }
 
@@ -441,7 +459,11 @@ struct LintCommandTests {
             #expect(lines[0].rule == "signed-file" && lines[0].line == nil && lines[0].jsonPath == nil)
             // The same findings at the same lines and columns as the unsigned source (signed as
             // CRLF text: a CR before an LF does not start a line).
-            let payload = Array(lines.dropFirst()).map { LintLine(path: warn.path, line: $0.line, column: $0.column, severity: $0.severity, rule: $0.rule, message: $0.message, jsonPath: $0.jsonPath) }
+            let payload = Array(lines.dropFirst()).map {
+                LintLine(
+                    path: warn.path, line: $0.line, column: $0.column, severity: $0.severity, rule: $0.rule,
+                    message: $0.message, jsonPath: $0.jsonPath)
+            }
             #expect(payload == plain)
             #expect(result.stderr == "1 warning, 1 deprecation, 1 info in 1 file\n", "\(result)")
         }
@@ -480,8 +502,11 @@ struct LintCommandTests {
             #expect(result.status == 2, "2 wins over the error finding's 1: \(result)")
             #expect(LintLine.all(result).map(\.path) == [warn.path, warn.path, bad.path], "\(result)")
             #expect(result.stderrLines.count == 2, "\(result)")
-            expectDiagnostic(result.stderrLines.first, path: missing, severity: "error", contains: ["cannot read input"])
-            #expect(result.stderrLines.last == "1 error, 1 warning, 1 info in 2 files", "only the linted files count: \(result)")
+            expectDiagnostic(
+                result.stderrLines.first, path: missing, severity: "error", contains: ["cannot read input"])
+            #expect(
+                result.stderrLines.last == "1 error, 1 warning, 1 info in 2 files",
+                "only the linted files count: \(result)")
 
             let json = lint([warn.path, missing, "--format", "json"])
             #expect(json.status == 2, "\(json)")
@@ -555,7 +580,9 @@ struct LintCommandTests {
 
     @Test("every corpus file lints without a crash, in text, JSON and SARIF")
     func corpus() throws {
-        let files = RealWorldCorpus.plainNames.map(RealWorldCorpus.plain) + RealWorldCorpus.signedNames.map(RealWorldCorpus.signed)
+        let files =
+            RealWorldCorpus.plainNames.map(RealWorldCorpus.plain)
+            + RealWorldCorpus.signedNames.map(RealWorldCorpus.signed)
         #expect(files.count == RealWorldCorpus.expectedPlainCount + RealWorldCorpus.expectedSignedCount)
         for file in files {
             let result = lint([file])

@@ -21,8 +21,12 @@ struct MatchCommandTests {
     }
 
     /// The stdout as a JSON array of objects.
-    private func array(_ result: CLI.Result, sourceLocation: SourceLocation = #_sourceLocation) throws -> [[String: Any]] {
-        try #require(try result.json() as? [[String: Any]], "stdout is not a JSON array of objects: \(result)", sourceLocation: sourceLocation)
+    private func array(_ result: CLI.Result, sourceLocation: SourceLocation = #_sourceLocation) throws -> [[String:
+        Any]]
+    {
+        try #require(
+            try result.json() as? [[String: Any]], "stdout is not a JSON array of objects: \(result)",
+            sourceLocation: sourceLocation)
     }
 
     // MARK: - Text
@@ -78,7 +82,9 @@ struct MatchCommandTests {
         let ok = match([example, "https://example.com/legacy/ok", "--explain"])
         #expect(ok.status == 0, "\(ok)")
         #expect(lines(ok).first == "https://example.com/legacy/ok: \(legacy)", "\(ok)")
-        #expect(lines(ok).contains { $0.hasPrefix("  \(legacy): match: ") && $0.contains("applinks.details[1].paths[1]") }, "\(ok)")
+        #expect(
+            lines(ok).contains { $0.hasPrefix("  \(legacy): match: ") && $0.contains("applinks.details[1].paths[1]") },
+            "\(ok)")
     }
 
     @Test("a bare path is matched; several URLs give one block each, exit 1 if any opens no app")
@@ -149,7 +155,8 @@ struct MatchCommandTests {
 
     // MARK: - --urls-file
 
-    private let urlsFileText = "# a comment\n\nhttps://example.com/help/a\r\n   \n  /legacy/ok  \n\t# indented comment\nhttps://example.com/zzz"
+    private let urlsFileText =
+        "# a comment\n\nhttps://example.com/help/a\r\n   \n  /legacy/ok  \n\t# indented comment\nhttps://example.com/zzz"
 
     @Test("--urls-file FILE: blank lines and # comments skipped, one element per URL in order")
     func urlsFile() throws {
@@ -158,7 +165,10 @@ struct MatchCommandTests {
             let result = match([example, "--urls-file", list.path, "--format", "json"])
             #expect(result.status == 1, "zzz opens no app: \(result)")
             let elements = try array(result)
-            #expect(elements.map { $0["url"] as? String } == ["https://example.com/help/a", "/legacy/ok", "https://example.com/zzz"])
+            #expect(
+                elements.map { $0["url"] as? String } == [
+                    "https://example.com/help/a", "/legacy/ok", "https://example.com/zzz",
+                ])
             #expect(elements.map { $0["appID"] as? String } == [app, legacy, nil])
 
             // URL arguments come first, then the file's; one URL from a file is still an array.
@@ -175,7 +185,10 @@ struct MatchCommandTests {
     func urlsFromStdin() throws {
         let result = match([example, "--urls-file", "-", "--format", "json"], stdin: Data(urlsFileText.utf8))
         #expect(result.status == 1, "\(result)")
-        #expect(try array(result).map { $0["url"] as? String } == ["https://example.com/help/a", "/legacy/ok", "https://example.com/zzz"])
+        #expect(
+            try array(result).map { $0["url"] as? String } == [
+                "https://example.com/help/a", "/legacy/ok", "https://example.com/zzz",
+            ])
 
         let text = match([example, "--urls-file", "-"], stdin: Data(urlsFileText.utf8))
         #expect(lines(text).filter { !$0.hasPrefix("  ") }.count == 3, "\(text)")
@@ -200,7 +213,9 @@ struct MatchCommandTests {
             let file = try Fixture.write(LintFixture.modern, to: dir, as: "modern.json")
             let count = 20_000
             var text = ""
-            for index in 0..<count { text += index.isMultiple(of: 2) ? "https://example.com/help/\(index)\n" : "/account/\(index)\n" }
+            for index in 0..<count {
+                text += index.isMultiple(of: 2) ? "https://example.com/help/\(index)\n" : "/account/\(index)\n"
+            }
             let list = try Fixture.write(Data(text.utf8), to: dir, as: "urls.txt")
 
             let result = match([file.path, "--urls-file", list.path])
@@ -302,7 +317,8 @@ struct MatchCommandTests {
                 let result = match([bad.path, "/help/a"] + extra)
                 #expect(result.status == 2, "\(result)")
                 #expect(result.stdout.isEmpty, "\(result)")
-                expectDiagnostic(result.stderrLines.first, path: bad.path, severity: "error", contains: ["cannot match"])
+                expectDiagnostic(
+                    result.stderrLines.first, path: bad.path, severity: "error", contains: ["cannot match"])
             }
             let signed = try LintFixture.sign(bad, to: dir.child("bad.p7m"))
             let signedResult = match([signed.path, "/help/a"])
@@ -321,7 +337,8 @@ struct MatchCommandTests {
 
             let list = match([example, "--urls-file", missing])
             #expect(list.status == 2, "\(list)")
-            expectDiagnostic(list.stderrLines.first, path: missing, severity: "error", contains: ["cannot read URL list"])
+            expectDiagnostic(
+                list.stderrLines.first, path: missing, severity: "error", contains: ["cannot read URL list"])
 
             let directory = match([example, "--urls-file", dir.path])
             #expect(directory.status == 2, "\(directory)")
@@ -330,9 +347,11 @@ struct MatchCommandTests {
 
     // MARK: - Usage
 
-    @Test("usage errors exit 64: no URL, both inputs on standard input, unknown format", arguments: [
-        ["EXAMPLE"], ["-", "--urls-file", "-"], ["EXAMPLE", "/a", "--format", "sarif"], [],
-    ])
+    @Test(
+        "usage errors exit 64: no URL, both inputs on standard input, unknown format",
+        arguments: [
+            ["EXAMPLE"], ["-", "--urls-file", "-"], ["EXAMPLE", "/a", "--format", "sarif"], [],
+        ])
     func usageErrors(args: [String]) {
         let result = match(args.map { $0 == "EXAMPLE" ? example : $0 })
         #expect(result.status == 64, "\(result)")

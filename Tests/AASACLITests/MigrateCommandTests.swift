@@ -15,7 +15,8 @@ struct MigrateCommandTests {
         var json: String {
             switch self {
             case .dictionaryDetails:
-                return #"{"applinks": {"apps": [], "details": {"T.a": {"paths": ["/a/*"]}, "T.b": {"paths": ["/b/*"]}}}}"#
+                return
+                    #"{"applinks": {"apps": [], "details": {"T.a": {"paths": ["/a/*"]}, "T.b": {"paths": ["/b/*"]}}}}"#
             case .appID:
                 return #"{"applinks": {"details": [{"appID": "T.a", "paths": ["/a/*"]}]}}"#
             case .notPaths:
@@ -23,13 +24,17 @@ struct MigrateCommandTests {
             case .appsKey:
                 return #"{"applinks": {"apps": [], "details": [{"appIDs": ["T.a"], "components": [{"/": "/a/*"}]}]}}"#
             case .fileDefaultsCaseInsensitive:
-                return #"{"applinks": {"defaults": {"caseSensitive": false, "percentEncoded": false}, "details": [{"appID": "T.a", "paths": ["/Caf%C3%A9/*"]}]}}"#
+                return
+                    #"{"applinks": {"defaults": {"caseSensitive": false, "percentEncoded": false}, "details": [{"appID": "T.a", "paths": ["/Caf%C3%A9/*"]}]}}"#
             case .mixedPathsAndComponents:
-                return #"{"applinks": {"details": [{"appID": "T.a", "paths": ["/old/*"], "components": [{"/": "/new/*", "?": {"id": "?*"}}]}]}}"#
+                return
+                    #"{"applinks": {"details": [{"appID": "T.a", "paths": ["/old/*"], "components": [{"/": "/new/*", "?": {"id": "?*"}}]}]}}"#
             case .sameAppTwice:
-                return #"{"applinks": {"details": [{"appID": "T.a", "paths": ["/first/*"]}, {"appID": "T.a", "paths": ["/second/*"]}]}}"#
+                return
+                    #"{"applinks": {"details": [{"appID": "T.a", "paths": ["/first/*"]}, {"appID": "T.a", "paths": ["/second/*"]}]}}"#
             case .identicalRulesMerged:
-                return #"{"applinks": {"details": [{"appID": "T.a", "paths": ["NOT /x", "*"]}, {"appID": "T.b", "paths": ["NOT /x", "*"]}]}}"#
+                return
+                    #"{"applinks": {"details": [{"appID": "T.a", "paths": ["NOT /x", "*"]}, {"appID": "T.b", "paths": ["NOT /x", "*"]}]}}"#
             }
         }
 
@@ -37,28 +42,35 @@ struct MigrateCommandTests {
         var expected: String {
             switch self {
             case .dictionaryDetails:
-                return #"{"applinks":{"details":[{"appIDs":["T.a"],"components":[{"/":"/a/*"}]},{"appIDs":["T.b"],"components":[{"/":"/b/*"}]}]}}"#
+                return
+                    #"{"applinks":{"details":[{"appIDs":["T.a"],"components":[{"/":"/a/*"}]},{"appIDs":["T.b"],"components":[{"/":"/b/*"}]}]}}"#
             case .appID:
                 return #"{"applinks":{"details":[{"appIDs":["T.a"],"components":[{"/":"/a/*"}]}]}}"#
             case .notPaths:
-                return #"{"applinks":{"details":[{"appIDs":["T.a"],"components":[{"/":"/a/private/*","exclude":true},{"/":"/a/*"},{"/":"*"}]}]}}"#
+                return
+                    #"{"applinks":{"details":[{"appIDs":["T.a"],"components":[{"/":"/a/private/*","exclude":true},{"/":"/a/*"},{"/":"*"}]}]}}"#
             case .appsKey:
                 return #"{"applinks":{"details":[{"appIDs":["T.a"],"components":[{"/":"/a/*"}]}]}}"#
             case .fileDefaultsCaseInsensitive:
-                return #"{"applinks":{"defaults":{"caseSensitive":false,"percentEncoded":false},"details":[{"appIDs":["T.a"],"components":[{"/":"/Caf%C3%A9/*","caseSensitive":true,"percentEncoded":true}]}]}}"#
+                return
+                    #"{"applinks":{"defaults":{"caseSensitive":false,"percentEncoded":false},"details":[{"appIDs":["T.a"],"components":[{"/":"/Caf%C3%A9/*","caseSensitive":true,"percentEncoded":true}]}]}}"#
             case .mixedPathsAndComponents:
                 return #"{"applinks":{"details":[{"appIDs":["T.a"],"components":[{"/":"/new/*","?":{"id":"?*"}}]}]}}"#
             case .sameAppTwice:
-                return #"{"applinks":{"details":[{"appIDs":["T.a"],"components":[{"/":"/first/*"}]},{"appIDs":["T.a"],"components":[{"/":"/second/*"}]}]}}"#
+                return
+                    #"{"applinks":{"details":[{"appIDs":["T.a"],"components":[{"/":"/first/*"}]},{"appIDs":["T.a"],"components":[{"/":"/second/*"}]}]}}"#
             case .identicalRulesMerged:
-                return #"{"applinks":{"details":[{"appIDs":["T.a","T.b"],"components":[{"/":"/x","exclude":true},{"/":"*"}]}]}}"#
+                return
+                    #"{"applinks":{"details":[{"appIDs":["T.a","T.b"],"components":[{"/":"/x","exclude":true},{"/":"*"}]}]}}"#
             }
         }
     }
 
     /// The `proof: N URLs compared` count in stderr.
     private func comparedCount(_ stderr: String) -> Int? {
-        guard let range = stderr.range(of: #"proof: (\d+) URLs compared"#, options: .regularExpression) else { return nil }
+        guard let range = stderr.range(of: #"proof: (\d+) URLs compared"#, options: .regularExpression) else {
+            return nil
+        }
         return Int(stderr[range].split(separator: " ")[1])
     }
 
@@ -90,16 +102,22 @@ struct MigrateCommandTests {
             #expect(result.status == 0, "\(result)")
             #expect(
                 result.stdoutText
-                    == #"{"applinks":{"apps":[],"details":[{"appIDs":["ABCDE12345.com.example.app"],"appID":"ABCDE12345.com.example.app","components":[{"/":"/buy/*"},{"/":"/buy/admin","exclude":true}],"paths":["/buy/*","NOT /buy/admin"]}]}}"# + "\n")
-            #expect(result.stderr.contains("as iOS 13+ and as iOS 12 and earlier read them: no app's verdict changed"), "\(result)")
+                    == #"{"applinks":{"apps":[],"details":[{"appIDs":["ABCDE12345.com.example.app"],"appID":"ABCDE12345.com.example.app","components":[{"/":"/buy/*"},{"/":"/buy/admin","exclude":true}],"paths":["/buy/*","NOT /buy/admin"]}]}}"#
+                    + "\n")
+            #expect(
+                result.stderr.contains("as iOS 13+ and as iOS 12 and earlier read them: no app's verdict changed"),
+                "\(result)")
         }
     }
 
-    @Test("the real legacy files of the corpus migrate with the proof passing", arguments: [
-        "organicmaps_url-processor_public-aasa-json.json", "artsy_artsy-eigen-web-association_aasa-json-2015.json",
-        "Handbid_Handbid-WordPress_aasa-unsigned.json", "GoogleChromeLabs_web-based-payment-app-example_public-aasa.json",
-        "xuannt91_heroku-demo_aasa-crlf.json",
-    ])
+    @Test(
+        "the real legacy files of the corpus migrate with the proof passing",
+        arguments: [
+            "organicmaps_url-processor_public-aasa-json.json", "artsy_artsy-eigen-web-association_aasa-json-2015.json",
+            "Handbid_Handbid-WordPress_aasa-unsigned.json",
+            "GoogleChromeLabs_web-based-payment-app-example_public-aasa.json",
+            "xuannt91_heroku-demo_aasa-crlf.json",
+        ])
     func corpusFile(_ name: String) throws {
         let result = CLI.run(["migrate", CLI.realPlain(name)])
         #expect(result.status == 0, "\(result)")
@@ -108,26 +126,39 @@ struct MigrateCommandTests {
         #expect(migrated["apps"] == nil)
     }
 
-    @Test("a legacy path with $( cannot be migrated faithfully: exit 1, the reason and the changed URLs, nothing written")
+    @Test(
+        "a legacy path with $( cannot be migrated faithfully: exit 1, the reason and the changed URLs, nothing written")
     func dollarRefused() throws {
         try withTemporaryDirectory { dir in
             let input = try Fixture.write(
-                Data(#"{"applinks": {"details": [{"appID": "T.a", "paths": ["/price/$(amount)", "/help/*"]}]}}"#.utf8), to: dir,
+                Data(#"{"applinks": {"details": [{"appID": "T.a", "paths": ["/price/$(amount)", "/help/*"]}]}}"#.utf8),
+                to: dir,
                 as: "legacy.json")
             let output = dir.child("modern.json")
             let result = CLI.run(["migrate", input.path, "-o", output.path])
             #expect(result.status == 1, "\(result)")
             #expect(!fileExists(output))
             #expect(leftoverTemporaries(in: dir).isEmpty)
-            #expect(result.stderrLines.contains { $0.hasPrefix("\(input.path): error: applinks.details[0].paths[0]: \"/price/$(amount)\" cannot be migrated faithfully") }, "\(result)")
-            #expect(result.stderrLines.contains { $0.hasPrefix("\(input.path): error: proof: /price/$(amount): T.a: match → no_match") }, "\(result)")
-            expectDiagnostic(result.stderrLines.last, path: input.path, severity: "error", contains: ["nothing written", "--force"])
+            #expect(
+                result.stderrLines.contains {
+                    $0.hasPrefix(
+                        "\(input.path): error: applinks.details[0].paths[0]: \"/price/$(amount)\" cannot be migrated faithfully"
+                    )
+                }, "\(result)")
+            #expect(
+                result.stderrLines.contains {
+                    $0.hasPrefix("\(input.path): error: proof: /price/$(amount): T.a: match → no_match")
+                }, "\(result)")
+            expectDiagnostic(
+                result.stderrLines.last, path: input.path, severity: "error", contains: ["nothing written", "--force"])
 
             // --force writes anyway, with warnings.
             let forced = CLI.run(["migrate", input.path, "-o", output.path, "--force"])
             #expect(forced.status == 0, "\(forced)")
             #expect(fileExists(output))
-            #expect(forced.stderrLines.contains { $0.contains("warning: written despite the differences above (--force)") }, "\(forced)")
+            #expect(
+                forced.stderrLines.contains { $0.contains("warning: written despite the differences above (--force)") },
+                "\(forced)")
             #expect(!forced.stderrLines.contains { $0.contains(": error: ") }, "\(forced)")
         }
     }
@@ -156,7 +187,9 @@ struct MigrateCommandTests {
             #expect(withLog.stdout.isEmpty)
             #expect(withLog.stderr.contains("dry run: nothing written"))
             // An unreadable URL list: exit 2, nothing written.
-            let missing = CLI.run(["migrate", input.path, "-o", dir.child("out.json").path, "--urls-file", dir.child("nope").path])
+            let missing = CLI.run([
+                "migrate", input.path, "-o", dir.child("out.json").path, "--urls-file", dir.child("nope").path,
+            ])
             #expect(missing.status == 2, "\(missing)")
             #expect(!fileExists(dir.child("out.json")))
         }
@@ -166,24 +199,30 @@ struct MigrateCommandTests {
     func alreadyModern() throws {
         try withTemporaryDirectory { dir in
             let input = try Fixture.write(
-                Data(#"{"applinks": {"details": [{"appIDs": ["T.a"], "components": [{"/": "*"}]}]}}"#.utf8), to: dir, as: "modern.json")
+                Data(#"{"applinks": {"details": [{"appIDs": ["T.a"], "components": [{"/": "*"}]}]}}"#.utf8), to: dir,
+                as: "modern.json")
             let output = dir.child("out.json")
             let result = CLI.run(["migrate", input.path, "-o", output.path])
             #expect(result.status == 0, "\(result)")
             #expect(!fileExists(output))
-            expectDiagnostic(result.stderrLines.first, path: input.path, severity: "note", contains: ["already in the current format", "nothing to migrate"])
+            expectDiagnostic(
+                result.stderrLines.first, path: input.path, severity: "note",
+                contains: ["already in the current format", "nothing to migrate"])
         }
     }
 
     @Test("a wrong type where the migration reads: exit 1 even with --force, nothing written")
     func wrongType() throws {
         try withTemporaryDirectory { dir in
-            let input = try Fixture.write(Data(#"{"applinks": {"details": [{"appID": "T.a", "paths": "/a/*"}]}}"#.utf8), to: dir, as: "bad.json")
+            let input = try Fixture.write(
+                Data(#"{"applinks": {"details": [{"appID": "T.a", "paths": "/a/*"}]}}"#.utf8), to: dir, as: "bad.json")
             let output = dir.child("out.json")
             let result = CLI.run(["migrate", input.path, "-o", output.path, "--force"])
             #expect(result.status == 1, "\(result)")
             #expect(!fileExists(output))
-            #expect(result.stderr.contains("applinks.details[0].paths: is string where the format needs array of strings"), "\(result)")
+            #expect(
+                result.stderr.contains("applinks.details[0].paths: is string where the format needs array of strings"),
+                "\(result)")
         }
     }
 
@@ -219,12 +258,17 @@ struct MigrateCommandTests {
     func duplicateKeys() throws {
         try withTemporaryDirectory { dir in
             let input = try Fixture.write(
-                Data(#"{"applinks": {"details": [{"appID": "T.a", "paths": ["/first"], "paths": ["/last"]}]}}"#.utf8), to: dir,
+                Data(#"{"applinks": {"details": [{"appID": "T.a", "paths": ["/first"], "paths": ["/last"]}]}}"#.utf8),
+                to: dir,
                 as: "dup.json")
             let result = CLI.run(["migrate", input.path, "--compact"])
             #expect(result.status == 0, "\(result)")
-            #expect(result.stdoutText == #"{"applinks":{"details":[{"appIDs":["T.a"],"components":[{"/":"/last"}]}]}}"# + "\n")
-            expectDiagnostic(result.stderrLines.first, path: input.path, severity: "warning", contains: ["duplicate key", "applinks.details[0].paths"])
+            #expect(
+                result.stdoutText == #"{"applinks":{"details":[{"appIDs":["T.a"],"components":[{"/":"/last"}]}]}}"#
+                    + "\n")
+            expectDiagnostic(
+                result.stderrLines.first, path: input.path, severity: "warning",
+                contains: ["duplicate key", "applinks.details[0].paths"])
         }
     }
 }

@@ -21,13 +21,15 @@ struct RefusedFile: Sendable, CustomTestStringConvertible {
     var testDescription: String { "\(name) → \(code)" }
 
     static let all: [RefusedFile] = [
-        RefusedFile(name: "rsa512.p7m", code: "weak-algorithm", reason: "512-bit RSA key, below the minimum of 1024 bits"),
+        RefusedFile(
+            name: "rsa512.p7m", code: "weak-algorithm", reason: "512-bit RSA key, below the minimum of 1024 bits"),
         RefusedFile(name: "rsa1023.p7m", code: "weak-algorithm", reason: "1023-bit RSA key"),
         RefusedFile(name: "md5-digest.p7m", code: "weak-algorithm", reason: "uses the digest MD5"),
         RefusedFile(name: "md5-cert.p7m", code: "weak-algorithm", reason: "signed with MD5"),
         RefusedFile(name: "keyenc-only.p7m", code: "wrong-purpose", reason: "may not make digital signatures"),
         RefusedFile(name: "attrs-no-content-type.p7m", code: "malformed", reason: "no contentType attribute"),
-        RefusedFile(name: "attrs-two-content-type-values.p7m", code: "malformed", reason: "contentType attribute has 2 values"),
+        RefusedFile(
+            name: "attrs-two-content-type-values.p7m", code: "malformed", reason: "contentType attribute has 2 values"),
         RefusedFile(name: "attrs-bad-signing-time.p7m", code: "malformed", reason: "not a valid UTCTime"),
         RefusedFile(name: "attrs-no-message-digest.p7m", code: "malformed", reason: "no messageDigest attribute"),
         RefusedFile(name: "md4-digest.p7m", code: "unsupported-algorithm", reason: "md4"),
@@ -55,7 +57,8 @@ struct PolicyCommandTests {
         #expect(lines.first == "\(path): \(fixture.code)", "\(verify)")
         let reason = lines.first { $0.hasPrefix("  reason:     ") }
         #expect(reason?.contains(fixture.reason) == true, "\(verify)")
-        expectDiagnostic(verify.stderrLines.last, path: path, severity: "error", code: fixture.code, contains: [fixture.reason])
+        expectDiagnostic(
+            verify.stderrLines.last, path: path, severity: "error", code: fixture.code, contains: [fixture.reason])
 
         let json = CLI.run(["verify", path, "--format", "json"] + PolicyFiles.trust)
         let report = try json.jsonObject()
@@ -83,7 +86,10 @@ struct PolicyCommandTests {
 
     @Test("SHA-1 and a 1024-bit key are valid with warnings in the text and JSON reports")
     func warningsAreReported() throws {
-        for (name, fragment) in [("sha1-digest.p7m", "uses the digest SHA1"), ("rsa1024.p7m", "1024-bit RSA key, below the recommended 2048 bits")] {
+        for (name, fragment) in [
+            ("sha1-digest.p7m", "uses the digest SHA1"),
+            ("rsa1024.p7m", "1024-bit RSA key, below the recommended 2048 bits"),
+        ] {
             let path = PolicyFiles.file(name)
             let text = CLI.run(["verify", path] + PolicyFiles.trust)
             #expect(text.status == 0, "\(text)")
@@ -93,7 +99,8 @@ struct PolicyCommandTests {
             let warnings = try #require(json["warnings"] as? [String])
             #expect(warnings.count == 1 && warnings[0].contains(fragment), "\(warnings)")
         }
-        let clean = try CLI.run(["verify", PolicyFiles.file("valid.p7m"), "--format", "json"] + PolicyFiles.trust).jsonObject()
+        let clean = try CLI.run(["verify", PolicyFiles.file("valid.p7m"), "--format", "json"] + PolicyFiles.trust)
+            .jsonObject()
         #expect((clean["warnings"] as? [String])?.isEmpty == true)
     }
 
@@ -135,7 +142,8 @@ struct PolicyCommandTests {
             let extract = CLI.run(["extract", path, "-o", ours.path] + PolicyFiles.trust)
             #expect(extract.status == 0, "\(extract)")
             try CLI.requireOpenSSL([
-                "smime", "-verify", "-in", path, "-CAfile", PolicyFiles.root, "-purpose", "sslserver", "-out", theirs.path,
+                "smime", "-verify", "-in", path, "-CAfile", PolicyFiles.root, "-purpose", "sslserver", "-out",
+                theirs.path,
             ])
             let expected = try contents(theirs)
             #expect(!expected.isEmpty)
@@ -143,7 +151,9 @@ struct PolicyCommandTests {
         }
     }
 
-    @Test("padding after DER, PEM and S/MIME stays tolerated", arguments: ["valid-nul-padded.p7m", "valid-padded.pem", "valid.smime"])
+    @Test(
+        "padding after DER, PEM and S/MIME stays tolerated",
+        arguments: ["valid-nul-padded.p7m", "valid-padded.pem", "valid.smime"])
     func paddingTolerated(name: String) throws {
         let verify = CLI.run(["verify", PolicyFiles.file(name)] + PolicyFiles.trust)
         #expect(verify.status == 0, "\(verify)")

@@ -1,6 +1,6 @@
+import AASATestSupport
 import Foundation
 import Testing
-import AASATestSupport
 
 /// The root command: version, help, and argument-parser's usage errors.
 @Suite("aasa (root)")
@@ -30,7 +30,8 @@ struct RootCommandTests {
         let result = CLI.run(["--version"])
         let first = try #require(result.stdoutText.split(separator: "\n").first)
         let changelog = try String(contentsOf: Repository.root.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
-        let released = try #require(changelog.split(separator: "\n").first { $0.hasPrefix("## [") && !$0.hasPrefix("## [Unreleased]") })
+        let released = try #require(
+            changelog.split(separator: "\n").first { $0.hasPrefix("## [") && !$0.hasPrefix("## [Unreleased]") })
         #expect(released.hasPrefix("## [\(first.dropFirst("aasa ".count))]"), "\(released) vs \(first)")
     }
 
@@ -46,14 +47,18 @@ struct RootCommandTests {
         }
     }
 
-    @Test("--help and help SUBCOMMAND exit 0", arguments: [["--help"], ["help", "sign"], ["sign", "--help"], ["verify", "-h"]])
+    @Test(
+        "--help and help SUBCOMMAND exit 0",
+        arguments: [["--help"], ["help", "sign"], ["sign", "--help"], ["verify", "-h"]])
     func help(args: [String]) {
         let result = CLI.run(args)
         #expect(result.status == 0, "\(result)")
         #expect(result.stdoutText.contains("USAGE:"), "\(result)")
     }
 
-    @Test("an unknown subcommand or flag is a usage error (64) with a usage line on stderr", arguments: [["bogus"], ["--bogus"], ["verify", "--bogus", "x"]])
+    @Test(
+        "an unknown subcommand or flag is a usage error (64) with a usage line on stderr",
+        arguments: [["bogus"], ["--bogus"], ["verify", "--bogus", "x"]])
     func usageErrors(args: [String]) {
         let result = CLI.run(args)
         #expect(result.status == 64, "\(result)")

@@ -5,7 +5,9 @@ import Testing
 /// sources, refusals, and the atomic output file.
 @Suite("aasa sign")
 struct SignCommandTests {
-    private static let signer = ["--key", CLI.cert("leaf-rsa.key"), "--cert", CLI.cert("leaf-rsa.pem"), "--chain", CLI.cert("chain.pem")]
+    private static let signer = [
+        "--key", CLI.cert("leaf-rsa.key"), "--cert", CLI.cert("leaf-rsa.pem"), "--chain", CLI.cert("chain.pem"),
+    ]
 
     // MARK: - Interop with openssl smime
 
@@ -54,7 +56,8 @@ struct SignCommandTests {
         try withTemporaryDirectory { dir in
             let input = try Fixture.write(to: dir)
             let expected = try Fixture.opensslSign(input, outform: "PEM", to: dir.child("openssl.pem"))
-            let result = CLI.run(["sign", input.path, "-o", dir.child("aasa.pem").path, "--outform", "pem"] + Self.signer)
+            let result = CLI.run(
+                ["sign", input.path, "-o", dir.child("aasa.pem").path, "--outform", "pem"] + Self.signer)
             #expect(result.status == 0, "\(result)")
             let signed = try contents(dir.child("aasa.pem"))
             #expect(signed == (try contents(expected)))
@@ -106,7 +109,10 @@ struct SignCommandTests {
             switch self {
             case .pkcs12: return ["--pkcs12", CLI.cert("leaf-rsa.p12")]
             case .encryptedKey:
-                return ["--key", CLI.cert("leaf-rsa.enc.key"), "--cert", CLI.cert("leaf-rsa.pem"), "--chain", CLI.cert("chain.pem")]
+                return [
+                    "--key", CLI.cert("leaf-rsa.enc.key"), "--cert", CLI.cert("leaf-rsa.pem"), "--chain",
+                    CLI.cert("chain.pem"),
+                ]
             }
         }
         var protectedFile: String { self == .pkcs12 ? CLI.cert("leaf-rsa.p12") : CLI.cert("leaf-rsa.enc.key") }
@@ -118,7 +124,9 @@ struct SignCommandTests {
         var testDescription: String { rawValue }
     }
 
-    @Test("a protected identity signs with the passphrase from a file or the environment", arguments: Identity.allCases, PassphraseSource.allCases)
+    @Test(
+        "a protected identity signs with the passphrase from a file or the environment", arguments: Identity.allCases,
+        PassphraseSource.allCases)
     func signsWithPassphrase(identity: Identity, source: PassphraseSource) throws {
         try withTemporaryDirectory { dir in
             let input = try Fixture.write(to: dir)
@@ -140,7 +148,9 @@ struct SignCommandTests {
         }
     }
 
-    @Test("rejectsMissingPassphraseWithoutTerminal: one line naming the file and how to give a passphrase", arguments: Identity.allCases)
+    @Test(
+        "rejectsMissingPassphraseWithoutTerminal: one line naming the file and how to give a passphrase",
+        arguments: Identity.allCases)
     func rejectsMissingPassphraseWithoutTerminal(identity: Identity) throws {
         try withTemporaryDirectory { dir in
             let input = try Fixture.write(to: dir)
@@ -179,11 +189,16 @@ struct SignCommandTests {
             let input = try Fixture.write(to: dir)
             let output = dir.child("aasa.p7m")
             let result = CLI.run(
-                ["sign", input.path, "-o", output.path, "--passphrase-env", "AASA_CLI_TEST_SURELY_UNSET_\(UUID().uuidString.prefix(8))"]
+                [
+                    "sign", input.path, "-o", output.path, "--passphrase-env",
+                    "AASA_CLI_TEST_SURELY_UNSET_\(UUID().uuidString.prefix(8))",
+                ]
                     + Identity.encryptedKey.arguments)
             #expect(result.status == 2, "\(result)")
             #expect(result.stderrLines.count == 1, "\(result)")
-            expectDiagnostic(result.stderrLines.first, path: "--passphrase-env", severity: "error", contains: ["AASA_CLI_TEST_SURELY_UNSET_"])
+            expectDiagnostic(
+                result.stderrLines.first, path: "--passphrase-env", severity: "error",
+                contains: ["AASA_CLI_TEST_SURELY_UNSET_"])
             #expect(!fileExists(output))
         }
     }
@@ -195,13 +210,18 @@ struct SignCommandTests {
         try withTemporaryDirectory { dir in
             let input = try Fixture.write(to: dir)
             let args = { (output: URL) in
-                ["sign", input.path, "-o", output.path, "--key", CLI.cert("leaf-ec.key"), "--cert", CLI.cert("leaf-rsa.pem")]
+                [
+                    "sign", input.path, "-o", output.path, "--key", CLI.cert("leaf-ec.key"), "--cert",
+                    CLI.cert("leaf-rsa.pem"),
+                ]
             }
             let fresh = dir.child("fresh.p7m")
             var result = CLI.run(args(fresh))
             #expect(result.status == 2, "\(result)")
             #expect(result.stderrLines.count == 1, "\(result)")
-            expectDiagnostic(result.stderrLines.first, path: CLI.cert("leaf-ec.key"), severity: "error", contains: ["does not belong to the certificate"])
+            expectDiagnostic(
+                result.stderrLines.first, path: CLI.cert("leaf-ec.key"), severity: "error",
+                contains: ["does not belong to the certificate"])
             #expect(!fileExists(fresh))
 
             let existing = dir.child("existing.p7m")
@@ -221,12 +241,15 @@ struct SignCommandTests {
             let output = dir.child("aasa.p7m")
             let expected = try Fixture.opensslSign(input, leaf: "leaf-expired", to: dir.child("openssl.p7m"))
             let result = CLI.run([
-                "sign", input.path, "-o", output.path, "--key", CLI.cert("leaf-expired.key"), "--cert", CLI.cert("leaf-expired.pem"),
+                "sign", input.path, "-o", output.path, "--key", CLI.cert("leaf-expired.key"), "--cert",
+                CLI.cert("leaf-expired.pem"),
                 "--chain", CLI.cert("chain.pem"),
             ])
             #expect(result.status == 0, "\(result)")
             #expect(result.stderrLines.count == 1, "\(result)")
-            expectDiagnostic(result.stderrLines.first, path: CLI.cert("leaf-expired.pem"), severity: "warning", contains: ["expired", "2016-01-01"])
+            expectDiagnostic(
+                result.stderrLines.first, path: CLI.cert("leaf-expired.pem"), severity: "warning",
+                contains: ["expired", "2016-01-01"])
             #expect(try contents(output) == contents(expected))
         }
     }
@@ -237,12 +260,14 @@ struct SignCommandTests {
             let input = try Fixture.write(to: dir)
             let output = dir.child("aasa.p7m")
             let result = CLI.run([
-                "sign", input.path, "-o", output.path, "--key", CLI.cert("leaf-expired.key"), "--cert", CLI.cert("leaf-expired.pem"),
+                "sign", input.path, "-o", output.path, "--key", CLI.cert("leaf-expired.key"), "--cert",
+                CLI.cert("leaf-expired.pem"),
                 "--strict",
             ])
             #expect(result.status == 1, "\(result)")
             #expect(result.stderrLines.count == 1, "\(result)")
-            expectDiagnostic(result.stderrLines.first, path: CLI.cert("leaf-expired.pem"), severity: "error", contains: ["expired"])
+            expectDiagnostic(
+                result.stderrLines.first, path: CLI.cert("leaf-expired.pem"), severity: "error", contains: ["expired"])
             #expect(!fileExists(output))
             #expect(leftoverTemporaries(in: dir).isEmpty)
         }
@@ -263,14 +288,17 @@ struct SignCommandTests {
     func warnsAboutLargeContent() throws {
         try withTemporaryDirectory { dir in
             let paths = (0..<12_000).map { "\"/path/number/\($0)\"" }.joined(separator: ", ")
-            let big = Data("{\"applinks\": {\"apps\": [], \"details\": [{\"appID\": \"ABCDE12345.com.example.app\", \"paths\": [\(paths)]}]}}\n".utf8)
+            let big = Data(
+                "{\"applinks\": {\"apps\": [], \"details\": [{\"appID\": \"ABCDE12345.com.example.app\", \"paths\": [\(paths)]}]}}\n"
+                    .utf8)
             try #require(big.count > 131_072)
             let input = try Fixture.write(big, to: dir, as: "big.json")
             let output = dir.child("big.p7m")
             let result = CLI.run(["sign", input.path, "-o", output.path, "--binary"] + Self.signer)
             #expect(result.status == 0, "\(result)")
             #expect(result.stderrLines.count == 1, "\(result)")
-            expectDiagnostic(result.stderrLines.first, path: input.path, severity: "warning", contains: ["\(big.count)", "131072"])
+            expectDiagnostic(
+                result.stderrLines.first, path: input.path, severity: "warning", contains: ["\(big.count)", "131072"])
             let signed = try contents(output)
             #expect(signed.count > big.count)
             #expect(signed.range(of: big) != nil)
@@ -295,14 +323,17 @@ struct SignCommandTests {
         try withTemporaryDirectory { dir in
             let input = try Fixture.write(to: dir)
             let output = dir.child("aasa.p7m")
-            let result = CLI.run(["sign", input.path, "-o", output.path, "--digest", "sha1", "--allow-sha1"] + Self.signer)
+            let result = CLI.run(
+                ["sign", input.path, "-o", output.path, "--digest", "sha1", "--allow-sha1"] + Self.signer)
             #expect(result.status == 0, "\(result)")
             #expect(result.stderrLines.count == 1, "\(result)")
             expectDiagnostic(result.stderrLines.first, path: input.path, severity: "warning", contains: ["SHA-1"])
             let expected = dir.child("openssl.p7m")
             try CLI.requireOpenSSL([
-                "smime", "-sign", "-md", "sha1", "-inkey", CLI.cert("leaf-rsa.key"), "-signer", CLI.cert("leaf-rsa.pem"),
-                "-certfile", CLI.cert("chain.pem"), "-noattr", "-nodetach", "-outform", "DER", "-in", input.path, "-out", expected.path,
+                "smime", "-sign", "-md", "sha1", "-inkey", CLI.cert("leaf-rsa.key"), "-signer",
+                CLI.cert("leaf-rsa.pem"),
+                "-certfile", CLI.cert("chain.pem"), "-noattr", "-nodetach", "-outform", "DER", "-in", input.path,
+                "-out", expected.path,
             ])
             #expect(try contents(output) == contents(expected))
         }
@@ -316,7 +347,9 @@ struct SignCommandTests {
                 let result = CLI.run(["sign", input.path, "-o", output] + Self.signer)
                 #expect(result.status == 64, "\(result)")
                 #expect(result.stderrLines.count == 1, "\(result)")
-                expectDiagnostic(result.stderrLines.first, path: output, severity: "error", contains: ["the output is the input file"])
+                expectDiagnostic(
+                    result.stderrLines.first, path: output, severity: "error",
+                    contains: ["the output is the input file"])
                 #expect(try contents(input) == Fixture.json)
             }
             #expect(leftoverTemporaries(in: dir).isEmpty)
@@ -333,7 +366,9 @@ struct SignCommandTests {
             let key = dir.child("signer.key")
             let original = try Data(contentsOf: URL(fileURLWithPath: CLI.cert("leaf-rsa.key")))
             try original.write(to: key)
-            let result = CLI.run(["sign", input.path, "-o", key.path, "--key", key.path, "--cert", CLI.cert("leaf-rsa.pem")])
+            let result = CLI.run([
+                "sign", input.path, "-o", key.path, "--key", key.path, "--cert", CLI.cert("leaf-rsa.pem"),
+            ])
             let keyUnchanged = try contents(key) == original
             #expect(result.status == 64, "\(result)")
             #expect(keyUnchanged, "the private key file was replaced by the signed output")
@@ -346,11 +381,14 @@ struct SignCommandTests {
             let input = try Fixture.write(to: dir)
             let output = dir.child("aasa.p7m")
             let result = CLI.run([
-                "sign", input.path, "-o", output.path, "--key", CLI.cert("leaf-not-yet-valid.key"), "--cert", CLI.cert("leaf-not-yet-valid.pem"),
+                "sign", input.path, "-o", output.path, "--key", CLI.cert("leaf-not-yet-valid.key"), "--cert",
+                CLI.cert("leaf-not-yet-valid.pem"),
             ])
             #expect(result.status == 0, "\(result)")
             #expect(result.stderrLines.count == 1, "\(result)")
-            expectDiagnostic(result.stderrLines.first, path: CLI.cert("leaf-not-yet-valid.pem"), severity: "warning", contains: ["2090-01-01"])
+            expectDiagnostic(
+                result.stderrLines.first, path: CLI.cert("leaf-not-yet-valid.pem"), severity: "warning",
+                contains: ["2090-01-01"])
             #expect(fileExists(output))
         }
     }
@@ -361,7 +399,8 @@ struct SignCommandTests {
             let input = try Fixture.write(to: dir)
             let output = dir.child("\(leaf).p7m")
             let sign = CLI.run([
-                "sign", input.path, "-o", output.path, "--key", CLI.cert("\(leaf).key"), "--cert", CLI.cert("\(leaf).pem"),
+                "sign", input.path, "-o", output.path, "--key", CLI.cert("\(leaf).key"), "--cert",
+                CLI.cert("\(leaf).pem"),
                 "--chain", CLI.cert("chain.pem"),
             ])
             #expect(sign.status == 0, "\(sign)")
@@ -371,13 +410,16 @@ struct SignCommandTests {
             #expect(extract.stdout == Fixture.json)
             // openssl agrees that the signature is good.
             try CLI.requireOpenSSL([
-                "smime", "-verify", "-inform", "DER", "-in", output.path, "-CAfile", CLI.cert("ca-bundle.pem"), "-purpose", "any",
+                "smime", "-verify", "-inform", "DER", "-in", output.path, "-CAfile", CLI.cert("ca-bundle.pem"),
+                "-purpose", "any",
                 "-out", dir.child("openssl.out").path,
             ])
         }
     }
 
-    @Test("unreadable --cert, --chain or --passphrase-file: exit 2, one line naming that file", arguments: ["cert", "chain", "passphrase-file"])
+    @Test(
+        "unreadable --cert, --chain or --passphrase-file: exit 2, one line naming that file",
+        arguments: ["cert", "chain", "passphrase-file"])
     func unreadableSignerInput(which: String) throws {
         try withTemporaryDirectory { dir in
             let input = try Fixture.write(to: dir)
@@ -386,7 +428,8 @@ struct SignCommandTests {
             var args = ["sign", input.path, "-o", output.path]
             switch which {
             case "cert": args += ["--key", CLI.cert("leaf-rsa.key"), "--cert", missing]
-            case "chain": args += ["--key", CLI.cert("leaf-rsa.key"), "--cert", CLI.cert("leaf-rsa.pem"), "--chain", missing]
+            case "chain":
+                args += ["--key", CLI.cert("leaf-rsa.key"), "--cert", CLI.cert("leaf-rsa.pem"), "--chain", missing]
             default: args += Identity.encryptedKey.arguments + ["--passphrase-file", missing]
             }
             let result = CLI.run(args)
@@ -460,13 +503,30 @@ struct SignCommandTests {
         ("--key without --cert", ["--key", CLI.cert("leaf-rsa.key")]),
         ("--cert without --key", ["--cert", CLI.cert("leaf-rsa.pem")]),
         ("no signer at all", []),
-        ("--pkcs12 with --key", ["--pkcs12", CLI.cert("leaf-rsa.p12"), "--key", CLI.cert("leaf-rsa.key"), "--cert", CLI.cert("leaf-rsa.pem")]),
+        (
+            "--pkcs12 with --key",
+            [
+                "--pkcs12", CLI.cert("leaf-rsa.p12"), "--key", CLI.cert("leaf-rsa.key"), "--cert",
+                CLI.cert("leaf-rsa.pem"),
+            ]
+        ),
         ("unknown flag", ["--key", CLI.cert("leaf-rsa.key"), "--cert", CLI.cert("leaf-rsa.pem"), "--frobnicate"]),
-        ("--digest sha1 without --allow-sha1", ["--key", CLI.cert("leaf-rsa.key"), "--cert", CLI.cert("leaf-rsa.pem"), "--digest", "sha1"]),
+        (
+            "--digest sha1 without --allow-sha1",
+            ["--key", CLI.cert("leaf-rsa.key"), "--cert", CLI.cert("leaf-rsa.pem"), "--digest", "sha1"]
+        ),
         ("unknown digest", ["--key", CLI.cert("leaf-rsa.key"), "--cert", CLI.cert("leaf-rsa.pem"), "--digest", "md5"]),
-        ("unknown outform", ["--key", CLI.cert("leaf-rsa.key"), "--cert", CLI.cert("leaf-rsa.pem"), "--outform", "xml"]),
+        (
+            "unknown outform",
+            ["--key", CLI.cert("leaf-rsa.key"), "--cert", CLI.cert("leaf-rsa.pem"), "--outform", "xml"]
+        ),
         ("--chain with --pkcs12", ["--pkcs12", CLI.cert("leaf-rsa.p12"), "--chain", CLI.cert("chain.pem")]),
-        ("both passphrase sources", Identity.encryptedKey.arguments + ["--passphrase-env", "X", "--passphrase-file", CLI.cert("passphrase.txt")]),
+        (
+            "both passphrase sources",
+            Identity.encryptedKey.arguments + [
+                "--passphrase-env", "X", "--passphrase-file", CLI.cert("passphrase.txt"),
+            ]
+        ),
     ]
 
     @Test("usage errors exit 64 and write nothing", arguments: usageErrors)
@@ -499,14 +559,27 @@ struct SignCommandTests {
             let key = dir.child("exposed.key")
             try Data(contentsOf: URL(fileURLWithPath: CLI.cert("leaf-rsa.key"))).write(to: key)
             chmod(key.path, 0o644)
-            let exposed = CLI.run(["sign", input.path, "-o", dir.child("a.p7m").path, "--key", key.path, "--cert", CLI.cert("leaf-rsa.pem")])
+            let exposed = CLI.run([
+                "sign", input.path, "-o", dir.child("a.p7m").path, "--key", key.path, "--cert",
+                CLI.cert("leaf-rsa.pem"),
+            ])
             #expect(exposed.status == 0, "\(exposed)")
-            expectDiagnostic(exposed.stderrLines.first, path: key.path, severity: "warning", contains: ["readable by every user", "644", "chmod 600"])
+            expectDiagnostic(
+                exposed.stderrLines.first, path: key.path, severity: "warning",
+                contains: ["readable by every user", "644", "chmod 600"])
             chmod(key.path, 0o640)
-            let group = CLI.run(["sign", input.path, "-o", dir.child("b.p7m").path, "--key", key.path, "--cert", CLI.cert("leaf-rsa.pem")])
-            expectDiagnostic(group.stderrLines.first, path: key.path, severity: "warning", contains: ["readable by its group", "640"])
+            let group = CLI.run([
+                "sign", input.path, "-o", dir.child("b.p7m").path, "--key", key.path, "--cert",
+                CLI.cert("leaf-rsa.pem"),
+            ])
+            expectDiagnostic(
+                group.stderrLines.first, path: key.path, severity: "warning",
+                contains: ["readable by its group", "640"])
             chmod(key.path, 0o600)
-            let quiet = CLI.run(["sign", input.path, "-o", dir.child("c.p7m").path, "--key", key.path, "--cert", CLI.cert("leaf-rsa.pem")])
+            let quiet = CLI.run([
+                "sign", input.path, "-o", dir.child("c.p7m").path, "--key", key.path, "--cert",
+                CLI.cert("leaf-rsa.pem"),
+            ])
             #expect(quiet.status == 0 && quiet.stderr.isEmpty, "\(quiet)")
         }
     }

@@ -1,6 +1,6 @@
+import AASATestSupport
 import Foundation
 import Testing
-import AASATestSupport
 
 /// The system trust store as `verify` loads it by default: issuers are looked up by subject
 /// hash in the certificate directory (`SSL_CERT_DIR`, default /etc/ssl/certs) when a chain needs
@@ -60,7 +60,8 @@ struct SystemRootsTests {
             let empty = dir.child("empty")
             try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
             let result = CLI.run(
-                ["verify", Self.example], environment: ["SSL_CERT_FILE": CLI.cert("ca-bundle.pem"), "SSL_CERT_DIR": empty.path])
+                ["verify", Self.example],
+                environment: ["SSL_CERT_FILE": CLI.cert("ca-bundle.pem"), "SSL_CERT_DIR": empty.path])
             #expect(result.status == 0, "\(result)")
         }
     }
@@ -82,11 +83,14 @@ struct SystemRootsTests {
             let empty = dir.child("empty")
             try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
             let bundle = dir.child("trusted.pem")
-            let convert = CLI.openssl(["x509", "-in", CLI.cert("root-ca.pem"), "-trustout", "-addtrust", "serverAuth", "-out", bundle.path])
+            let convert = CLI.openssl([
+                "x509", "-in", CLI.cert("root-ca.pem"), "-trustout", "-addtrust", "serverAuth", "-out", bundle.path,
+            ])
             try #require(convert.status == 0, "\(convert)")
             let text = try String(contentsOf: bundle, encoding: .utf8)
             try #require(text.contains("BEGIN TRUSTED CERTIFICATE"), "\(text)")
-            let result = CLI.run(["verify", Self.example], environment: ["SSL_CERT_DIR": empty.path, "SSL_CERT_FILE": bundle.path])
+            let result = CLI.run(
+                ["verify", Self.example], environment: ["SSL_CERT_DIR": empty.path, "SSL_CERT_FILE": bundle.path])
             #expect(result.status == 0, "\(result)")
         }
     }
@@ -104,7 +108,8 @@ struct SystemRootsTests {
                 let output = files.child("\(index).p7m")
                 let sign = CLI.run([
                     "sign", Self.example.replacingOccurrences(of: ".p7m", with: ".json"), "-o", output.path,
-                    "--key", CLI.cert("\(leaf).key"), "--cert", CLI.cert("\(leaf).pem"), "--chain", CLI.cert("chain.pem"),
+                    "--key", CLI.cert("\(leaf).key"), "--cert", CLI.cert("\(leaf).pem"), "--chain",
+                    CLI.cert("chain.pem"),
                 ])
                 try #require(sign.status == 0, "\(sign)")
             }
@@ -122,7 +127,8 @@ struct SystemRootsTests {
             let empty = dir.child("empty")
             try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
             let certs = try hashDirectory(in: dir)
-            let result = CLI.run(["verify", Self.example], environment: ["SSL_CERT_DIR": "\(empty.path):\(certs.path)"])
+            let result = CLI.run(
+                ["verify", Self.example], environment: ["SSL_CERT_DIR": "\(empty.path):\(certs.path)"])
             #expect(result.status == 0, "\(result)")
         }
     }

@@ -16,7 +16,8 @@ struct VerifyCommandTests {
         #expect(result.status == 1, "\(result)", sourceLocation: sourceLocation)
         #expect(result.stdoutText.hasPrefix("\(path): \(code)\n"), "\(result)", sourceLocation: sourceLocation)
         #expect(result.stderrLines.count == 1, "\(result)", sourceLocation: sourceLocation)
-        expectDiagnostic(result.stderrLines.first, path: path, severity: "error", code: code, sourceLocation: sourceLocation)
+        expectDiagnostic(
+            result.stderrLines.first, path: path, severity: "error", code: code, sourceLocation: sourceLocation)
     }
 
     // MARK: - Valid
@@ -122,7 +123,9 @@ struct VerifyCommandTests {
 
     // MARK: - Time
 
-    @Test("rejectsExpiredSigner now, accepts it at --at 2015-06-01", arguments: ["2015-06-01T00:00:00Z", "1433116800", "2015-06-01"])
+    @Test(
+        "rejectsExpiredSigner now, accepts it at --at 2015-06-01",
+        arguments: ["2015-06-01T00:00:00Z", "1433116800", "2015-06-01"])
     func expiredSigner(at time: String) throws {
         try withTemporaryDirectory { dir in
             let signed = try Fixture.signedFile(in: dir, leaf: "leaf-expired")
@@ -149,7 +152,9 @@ struct VerifyCommandTests {
     func rejectsExpiringSoon() throws {
         try withTemporaryDirectory { dir in
             let signed = try Fixture.signedFile(in: dir, leaf: "leaf-short-lived")
-            expectRejected(verify(signed, ["--at", "2029-12-01", "--min-days-valid", "60"]), path: signed.path, code: "expiring-soon")
+            expectRejected(
+                verify(signed, ["--at", "2029-12-01", "--min-days-valid", "60"]), path: signed.path,
+                code: "expiring-soon")
             #expect(verify(signed, ["--at", "2029-12-01", "--min-days-valid", "10"]).status == 0)
             #expect(verify(signed, ["--at", "2029-12-01"]).status == 0)
         }
@@ -185,7 +190,9 @@ struct VerifyCommandTests {
         }
     }
 
-    @Test("--domain with a wildcard certificate", arguments: [("www.example.com", Int32(0)), ("example.com", Int32(1)), ("a.b.example.com", Int32(1))])
+    @Test(
+        "--domain with a wildcard certificate",
+        arguments: [("www.example.com", Int32(0)), ("example.com", Int32(1)), ("a.b.example.com", Int32(1))])
     func wildcardDomain(host: String, status: Int32) throws {
         try withTemporaryDirectory { dir in
             let signed = try Fixture.signedFile(in: dir, leaf: "leaf-wildcard")
@@ -208,7 +215,8 @@ struct VerifyCommandTests {
     @Test("rejectsGarbage: exit 1")
     func rejectsGarbage() throws {
         try withTemporaryDirectory { dir in
-            let garbage = try Fixture.write(Data((0..<512).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }), to: dir, as: "garbage.bin")
+            let garbage = try Fixture.write(
+                Data((0..<512).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }), to: dir, as: "garbage.bin")
             let result = verify(garbage)
             #expect(result.status == 1, "\(result)")
             #expect(result.stderrLines.count == 1, "\(result)")

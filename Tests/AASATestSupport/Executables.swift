@@ -14,7 +14,8 @@ public enum Executables {
         for directory in productsDirectories {
             let candidate = directory.appendingPathComponent("aasa")
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue,
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory),
+                !isDirectory.boolValue,
                 FileManager.default.isExecutableFile(atPath: candidate.path)
             {
                 return candidate

@@ -27,7 +27,9 @@ public struct ProcessResult: Sendable, CustomStringConvertible {
 
     /// stdout as one JSON object.
     public func jsonObject() throws -> [String: Any] {
-        guard let object = try json() as? [String: Any] else { throw NotJSON("stdout is not a JSON object: \(stdoutText)") }
+        guard let object = try json() as? [String: Any] else {
+            throw NotJSON("stdout is not a JSON object: \(stdoutText)")
+        }
         return object
     }
 
@@ -74,7 +76,8 @@ public enum ProcessRunner {
         func failure(_ reason: String) -> ProcessResult {
             ProcessResult(status: -1, stdout: Data(), stderr: reason, seconds: 0, timedOut: false, launched: false)
         }
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-test-run-\(UUID().uuidString)")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "aasa-test-run-\(UUID().uuidString)")
         do {
             try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         } catch {
@@ -88,7 +91,8 @@ public enum ProcessRunner {
             FileManager.default.createFile(atPath: errURL.path, contents: nil),
             stdin == nil || FileManager.default.createFile(atPath: inURL.path, contents: stdin),
             let output = try? FileHandle(forWritingTo: outURL), let errors = try? FileHandle(forWritingTo: errURL),
-            let input = stdin == nil ? FileHandle(forReadingAtPath: "/dev/null") : try? FileHandle(forReadingFrom: inURL)
+            let input = stdin == nil
+                ? FileHandle(forReadingAtPath: "/dev/null") : try? FileHandle(forReadingFrom: inURL)
         else {
             return failure("cannot set up the files for a run of \(executable.path) in \(scratch.path)")
         }

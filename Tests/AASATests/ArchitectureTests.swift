@@ -1,6 +1,6 @@
+import AASATestSupport
 import Foundation
 import Testing
-import AASATestSupport
 
 /// The shape of `Sources/AASA`, checked from the sources themselves (issue #14): the folders
 /// depend on each other one way only, and no source file grows into a god-file.
@@ -24,10 +24,13 @@ struct ArchitectureTests {
     /// constants): those other folders can refer to.
     static func declarations(in text: String) throws -> [String] {
         let pattern = try NSRegularExpression(
-            pattern: #"^(?:(?:public|internal|package|fileprivate|private|final|indirect)\s+)*(?:struct|enum|class|protocol|typealias|actor|func|let|var)\s+([A-Za-z_]\w*)"#,
+            pattern:
+                #"^(?:(?:public|internal|package|fileprivate|private|final|indirect)\s+)*(?:struct|enum|class|protocol|typealias|actor|func|let|var)\s+([A-Za-z_]\w*)"#,
             options: [.anchorsMatchLines])
         let range = NSRange(text.startIndex..., in: text)
-        return pattern.matches(in: text, range: range).compactMap { Range($0.range(at: 1), in: text).map { String(text[$0]) } }
+        return pattern.matches(in: text, range: range).compactMap {
+            Range($0.range(at: 1), in: text).map { String(text[$0]) }
+        }
     }
 
     /// The identifiers a file uses, comments left out.

@@ -1,15 +1,17 @@
+import AASA
 // The chain cache: a batch of files signed by one chain builds that chain once, and a cached
 // answer is only ever reused for the same signer, intermediates, anchors, purpose, time, host
 // and partial-chain flag. Every file's signature is still checked.
 import Foundation
 import Testing
-import AASA
 
 @Suite("Chain cache")
 struct ChainCacheTests {
     /// A different document for each `index`, so that every file has its own signature.
     static func content(_ index: Int) -> Data {
-        Data("{\"applinks\": {\"apps\": [], \"details\": [{\"appID\": \"ABCDE12345.com.example.app\", \"paths\": [\"/p\(index)/*\"]}]}}\n".utf8)
+        Data(
+            "{\"applinks\": {\"apps\": [], \"details\": [{\"appID\": \"ABCDE12345.com.example.app\", \"paths\": [\"/p\(index)/*\"]}]}}\n"
+                .utf8)
     }
 
     static func signed(_ index: Int, by leaf: String = "leaf-rsa") throws -> Data {
@@ -17,7 +19,8 @@ struct ChainCacheTests {
     }
 
     func verifier(
-        _ cache: ChainCache, trust: TrustStore? = nil, options: VerificationOptions = VerificationOptions(time: Times.y2025)
+        _ cache: ChainCache, trust: TrustStore? = nil,
+        options: VerificationOptions = VerificationOptions(time: Times.y2025)
     ) throws -> Verifier {
         Verifier(trust: try trust ?? PKI.testRootTrust(), options: options, chainCache: cache)
     }
@@ -71,7 +74,8 @@ struct ChainCacheTests {
         #expect(try verifier(cache).verify(file).isValid)
         #expect((cache.hits, cache.misses) == (0, 2))
         // A store that trusts only an unrelated root: untrusted, although valid chains are cached.
-        let other = try TrustStore(TrustConfiguration(useSystemRoots: false, anchorFiles: [Paths.cert("untrusted-root-ca.pem")]))
+        let other = try TrustStore(
+            TrustConfiguration(useSystemRoots: false, anchorFiles: [Paths.cert("untrusted-root-ca.pem")]))
         let result = try verifier(cache, trust: other).verify(file)
         #expect(result.verdict.code == "untrusted")
         #expect((cache.hits, cache.misses) == (0, 3))
@@ -82,8 +86,12 @@ struct ChainCacheTests {
         let cache = ChainCache()
         let trust = try PKI.testRootTrust()
         let file = try Self.signed(1)
-        #expect(try verifier(cache, trust: trust, options: VerificationOptions(time: Times.y2025, hostname: "example.com")).verify(file).isValid)
-        let other = try verifier(cache, trust: trust, options: VerificationOptions(time: Times.y2025, hostname: "other.example")).verify(file)
+        #expect(
+            try verifier(cache, trust: trust, options: VerificationOptions(time: Times.y2025, hostname: "example.com"))
+                .verify(file).isValid)
+        let other = try verifier(
+            cache, trust: trust, options: VerificationOptions(time: Times.y2025, hostname: "other.example")
+        ).verify(file)
         #expect(other.verdict.code == "host-mismatch")
     }
 
@@ -121,7 +129,8 @@ struct ChainCacheTests {
         let trust = try PKI.testRootTrust()
         #expect(try verifier(cache, trust: trust).verify(try Self.signed(1, by: "leaf-short-lived")).isValid)
         let horizon = VerificationOptions(time: Times.y2025, minimumDaysValid: 365 * 10)
-        let result = try verifier(cache, trust: trust, options: horizon).verify(try Self.signed(2, by: "leaf-short-lived"))
+        let result = try verifier(cache, trust: trust, options: horizon).verify(
+            try Self.signed(2, by: "leaf-short-lived"))
         #expect(result.verdict.code == "expiring-soon")
         #expect(cache.hits == 1)
     }

@@ -14,9 +14,11 @@ struct ChainVerificationTests {
     @Test func acceptsALeafWithItsIntermediateForItsHost() throws {
         let result = try check("leaf-wildcard", host: "www.example.com")
         #expect(result.isValid)
-        #expect(result.chain.map(\.subject) == [
-            "CN=*.example.com", "O=aasa test PKI, CN=AASA Test Intermediate CA", "O=aasa test PKI, CN=AASA Test Root CA",
-        ])
+        #expect(
+            result.chain.map(\.subject) == [
+                "CN=*.example.com", "O=aasa test PKI, CN=AASA Test Intermediate CA",
+                "O=aasa test PKI, CN=AASA Test Root CA",
+            ])
     }
 
     @Test func rejectsAChainWithoutItsIntermediate() throws {

@@ -1,9 +1,9 @@
+import AASA
+import AASATestSupport
 // Real AASA files from public repositories (Tests/Fixtures/corpus/README.md): three signed
 // in 2015 with commercial certificates, and twenty plain JSON files.
 import Foundation
 import Testing
-import AASA
-import AASATestSupport
 
 enum Corpus {
     static let artsyA = "artsy_artsy-eigen-web-association_aasa-20150915-a.p7m"
@@ -106,7 +106,9 @@ struct CorpusTests {
         #expect(FileKindDetector.detect(LineEndingStyle.crlfToLF(content)).kind == .json)
     }
 
-    @Test("content sizes match the README", arguments: [(Corpus.artsyA, 357), (Corpus.artsyB, 703), (Corpus.handbid, 409)])
+    @Test(
+        "content sizes match the README",
+        arguments: [(Corpus.artsyA, 357), (Corpus.artsyB, 703), (Corpus.handbid, 409)])
     func contentSizes(name: String, size: Int) throws {
         #expect(try SignedData(data: Corpus.signed(name)).unverifiedContent().count == size)
     }
@@ -119,7 +121,8 @@ struct CorpusTests {
             let input = try scratch.write(data, to: "in")
             let output = scratch.file("out").path
             try OpenSSL.succeed(
-                ["smime", "-verify", "-noverify", "-binary", "-inform", inform, "-in", input, "-out", output], in: scratch)
+                ["smime", "-verify", "-noverify", "-binary", "-inform", inform, "-in", input, "-out", output],
+                in: scratch)
             #expect(try SignedData(data: data).unverifiedContent() == scratch.read("out"))
         }
     }
@@ -170,7 +173,9 @@ struct CorpusTests {
             options: VerificationOptions(purpose: .sslServer, time: Times.september2015, allowPartialChain: partial))
     }
 
-    @Test("artsy files are valid in 2015 when their embedded intermediate is trusted (partial chain)", arguments: [Corpus.artsyA, Corpus.artsyB])
+    @Test(
+        "artsy files are valid in 2015 when their embedded intermediate is trusted (partial chain)",
+        arguments: [Corpus.artsyA, Corpus.artsyB])
     func artsyVerifiesWithEmbeddedIntermediate(name: String) throws {
         let data = try Corpus.signed(name)
         let message = try SignedData(data: data)
@@ -189,10 +194,12 @@ struct CorpusTests {
         later.verify(data).expect("expired")
     }
 
-    @Test("artsy files are valid for artsy.net and one-label subdomains only", arguments: [Corpus.artsyA, Corpus.artsyB])
+    @Test(
+        "artsy files are valid for artsy.net and one-label subdomains only", arguments: [Corpus.artsyA, Corpus.artsyB])
     func artsyHostCheck(name: String) throws {
         let data = try Corpus.signed(name)
-        let intermediate = try #require(try SignedData(data: data).certificates.first { $0.info.isCertificateAuthority })
+        let intermediate = try #require(
+            try SignedData(data: data).certificates.first { $0.info.isCertificateAuthority })
         var verifier = try verifier(anchors: [intermediate])
         for host in ["www.artsy.net", "artsy.net"] {
             verifier.options.hostname = host

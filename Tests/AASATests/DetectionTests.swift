@@ -1,8 +1,8 @@
+import AASA
 // FileKindDetector tells signed from plain by the bytes alone, and SignedData parses what
 // it finds.
 import Foundation
 import Testing
-import AASA
 
 @Suite("Detection and parsing")
 struct DetectionTests {
@@ -19,7 +19,9 @@ struct DetectionTests {
         return try OpenSSL.sign(Self.json, request, in: scratch)
     }
 
-    private func expectSigned(_ data: Data, _ kind: FileKind, encoding: PKCS7Encoding, sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectSigned(
+        _ data: Data, _ kind: FileKind, encoding: PKCS7Encoding, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let detection = FileKindDetector.detect(data)
         #expect(detection.kind == kind, "\(detection.detail ?? "")", sourceLocation: sourceLocation)
         #expect(detection.kind.isSigned, sourceLocation: sourceLocation)
@@ -56,7 +58,8 @@ struct DetectionTests {
     func detectsShortFormDER() throws {
         try withScratchDirectory { scratch in
             let input = try scratch.write(Data("{}".utf8), to: "in")
-            try OpenSSL.succeed(["cms", "-data_create", "-binary", "-outform", "DER", "-in", input, "-out", "out"], in: scratch)
+            try OpenSSL.succeed(
+                ["cms", "-data_create", "-binary", "-outform", "DER", "-in", input, "-out", "out"], in: scratch)
             let data = try scratch.read("out")
             #expect(data[data.startIndex + 1] < 0x80)
             #expect(FileKindDetector.pkcs7Encoding(of: data) == .der)
@@ -88,7 +91,8 @@ struct DetectionTests {
     @Test("PEM with the PKCS #7 SIGNED DATA label is pkcs7-pem")
     func detectsSignedDataLabelPEM() throws {
         let pem = try PKI.identity("leaf-rsa").sign(Self.json, options: SigningOptions(encoding: .pem))
-        let relabelled = String(decoding: pem, as: UTF8.self).replacingOccurrences(of: "PKCS7", with: "PKCS #7 SIGNED DATA")
+        let relabelled = String(decoding: pem, as: UTF8.self).replacingOccurrences(
+            of: "PKCS7", with: "PKCS #7 SIGNED DATA")
         expectSigned(Data(relabelled.utf8), .pkcs7PEM, encoding: .pem)
     }
 
@@ -148,7 +152,8 @@ struct DetectionTests {
     func detectsCapitalisedSMIME() throws {
         let smime = try PKI.identity("leaf-rsa").sign(Self.json, options: SigningOptions(encoding: .smime))
         let text = String(decoding: smime, as: UTF8.self)
-            .replacingOccurrences(of: "Content-Type: application/x-pkcs7-mime", with: "content-type: Application/X-PKCS7-MIME")
+            .replacingOccurrences(
+                of: "Content-Type: application/x-pkcs7-mime", with: "content-type: Application/X-PKCS7-MIME")
         #expect(text != String(decoding: smime, as: UTF8.self))
         expectSigned(Data(text.utf8), .pkcs7SMIME, encoding: .smime)
     }
@@ -161,8 +166,10 @@ struct DetectionTests {
             let input = try scratch.write(Self.json, to: "in.json")
             try OpenSSL.succeed(
                 [
-                    "smime", "-sign", "-nodetach", "-noattr", "-crlfeol", "-inkey", Paths.cert("leaf-rsa.key"), "-signer",
-                    Paths.cert("leaf-rsa.pem"), "-certfile", Paths.cert("chain.pem"), "-in", input, "-out", "crlf.smime",
+                    "smime", "-sign", "-nodetach", "-noattr", "-crlfeol", "-inkey", Paths.cert("leaf-rsa.key"),
+                    "-signer",
+                    Paths.cert("leaf-rsa.pem"), "-certfile", Paths.cert("chain.pem"), "-in", input, "-out",
+                    "crlf.smime",
                 ], in: scratch)
             let data = try scratch.read("crlf.smime")
             #expect(data.offset(of: Data("1.0\r\n".utf8)) != nil)
@@ -172,7 +179,9 @@ struct DetectionTests {
         }
     }
 
-    @Test("S/MIME multipart/signed is pkcs7-smime whose content is the first MIME part (CRLF, as S/MIME canonicalises it)")
+    @Test(
+        "S/MIME multipart/signed is pkcs7-smime whose content is the first MIME part (CRLF, as S/MIME canonicalises it)"
+    )
     func detectsMultipartSigned() throws {
         try withScratchDirectory { scratch in
             let data = try cli(outform: nil, nodetach: false, in: scratch)
@@ -219,9 +228,11 @@ struct DetectionTests {
         #expect(detection.detail?.contains("byte-order mark") == true)
     }
 
-    @Test("minified JSON, leading white space and non-ASCII are json", arguments: [
-        "{\"applinks\":{\"apps\":[],\"details\":[]}}", "\n\n  {\"a\": 1}", "{\"name\": \"Café 🚀\"}", "[]",
-    ])
+    @Test(
+        "minified JSON, leading white space and non-ASCII are json",
+        arguments: [
+            "{\"applinks\":{\"apps\":[],\"details\":[]}}", "\n\n  {\"a\": 1}", "{\"name\": \"Café 🚀\"}", "[]",
+        ])
     func detectsJSONVariants(text: String) {
         #expect(FileKindDetector.detect(Data(text.utf8)).kind == .json)
     }
@@ -251,9 +262,11 @@ struct DetectionTests {
         #expect(FileKindDetector.detect(Data(big)).kind == .unknown)
     }
 
-    @Test("JSON-looking text that does not parse is unknown", arguments: [
-        "{\"applinks\": ", "{'applinks': {}}", "[1, 2", "{\"a\": 1}}", "{a: 1}", "{\"a\": NaN}",
-    ])
+    @Test(
+        "JSON-looking text that does not parse is unknown",
+        arguments: [
+            "{\"applinks\": ", "{'applinks': {}}", "[1, 2", "{\"a\": 1}}", "{a: 1}", "{\"a\": NaN}",
+        ])
     func rejectsBrokenJSON(text: String) {
         let detection = FileKindDetector.detect(Data(text.utf8))
         #expect(detection.kind == .unknown)
@@ -263,7 +276,9 @@ struct DetectionTests {
 
     /// RFC 8259 has no trailing commas, and Apple's parser rejects them; Foundation's
     /// JSONSerialization on Linux accepts them.
-    @Test("JSON with a trailing comma is not JSON", arguments: ["{\"a\": 1,}", "[1, 2,]", "{\"applinks\": {\"apps\": [],}}"])
+    @Test(
+        "JSON with a trailing comma is not JSON",
+        arguments: ["{\"a\": 1,}", "[1, 2,]", "{\"applinks\": {\"apps\": [],}}"])
     func rejectsTrailingComma(text: String) {
         let detection = FileKindDetector.detect(Data(text.utf8))
         #expect(detection.kind == .unknown)
@@ -342,7 +357,9 @@ struct DetectionTests {
 
     @Test("PEM without its END line is damaged PEM")
     func truncatedPEMIsDamaged() throws {
-        let pem = String(decoding: try PKI.identity("leaf-rsa").sign(Self.json, options: SigningOptions(encoding: .pem)), as: UTF8.self)
+        let pem = String(
+            decoding: try PKI.identity("leaf-rsa").sign(Self.json, options: SigningOptions(encoding: .pem)),
+            as: UTF8.self)
         let cut = pem.replacingOccurrences(of: "-----END PKCS7-----\n", with: "")
         let detection = FileKindDetector.detect(Data(cut.utf8))
         #expect(detection.kind == .unknown)
@@ -351,7 +368,9 @@ struct DetectionTests {
 
     @Test("PEM whose base64 body is cut short is damaged PEM")
     func shortenedPEMIsDamaged() throws {
-        let pem = String(decoding: try PKI.identity("leaf-rsa").sign(Self.json, options: SigningOptions(encoding: .pem)), as: UTF8.self)
+        let pem = String(
+            decoding: try PKI.identity("leaf-rsa").sign(Self.json, options: SigningOptions(encoding: .pem)),
+            as: UTF8.self)
         var lines = pem.split(separator: "\n", omittingEmptySubsequences: false)
         lines.removeSubrange(3..<8)
         let detection = FileKindDetector.detect(Data(lines.joined(separator: "\n").utf8))
@@ -401,7 +420,8 @@ struct DetectionTests {
 
     @Test("SignedData describes its message")
     func signedDataOutline() throws {
-        let message = try SignedData(data: PKI.identity("leaf-rsa").sign(Self.json, options: SigningOptions(digest: .sha384)))
+        let message = try SignedData(
+            data: PKI.identity("leaf-rsa").sign(Self.json, options: SigningOptions(digest: .sha384)))
         #expect(message.contentInfoType == "pkcs7-signedData")
         #expect(message.isSignedData)
         #expect(message.encapsulatedContentType == "pkcs7-data")
@@ -417,7 +437,10 @@ struct DetectionTests {
 
     @Test("FileKind raw values are the documented names")
     func fileKindNames() {
-        #expect(FileKind.allCases.map(\.rawValue) == ["pkcs7-der", "pkcs7-pem", "pkcs7-smime", "pkcs7-other", "json", "unknown"])
+        #expect(
+            FileKind.allCases.map(\.rawValue) == [
+                "pkcs7-der", "pkcs7-pem", "pkcs7-smime", "pkcs7-other", "json", "unknown",
+            ])
         #expect(FileKind.allCases.filter(\.isSigned) == [.pkcs7DER, .pkcs7PEM, .pkcs7SMIME])
     }
 }

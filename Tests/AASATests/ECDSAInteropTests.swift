@@ -1,15 +1,17 @@
+import AASA
 // ECDSA signatures are randomised, so interop is checked both ways instead of byte for byte:
 // openssl verifies ours, and we verify openssl's.
 import Foundation
 import Testing
-import AASA
 
 @Suite("ECDSA: interoperable with openssl in both directions")
 struct ECDSAInteropTests {
     static let leaves = ["leaf-ec", "leaf-ec384"]
     static let contents: [NamedInput] = Inputs.synthetic.filter {
-        ["{}", "LF text", "CRLF text", "no final newline", "stray CR mid-line", "line longer than 3000 bytes",
-         "UTF-8 non-ASCII"].contains($0.name)
+        [
+            "{}", "LF text", "CRLF text", "no final newline", "stray CR mid-line", "line longer than 3000 bytes",
+            "UTF-8 non-ASCII",
+        ].contains($0.name)
     }
 
     @Test("openssl smime -verify accepts our ECDSA signature", arguments: leaves, [false, true])
@@ -40,7 +42,9 @@ struct ECDSAInteropTests {
         }
     }
 
-    @Test("our ECDSA SignerInfo names the curve's signature algorithm and digest", arguments: leaves, DigestAlgorithm.allCases)
+    @Test(
+        "our ECDSA SignerInfo names the curve's signature algorithm and digest", arguments: leaves,
+        DigestAlgorithm.allCases)
     func signerInfoNamesECDSA(leaf: String, digest: DigestAlgorithm) throws {
         let signed = try PKI.identity(leaf).sign(Data("{}".utf8), options: SigningOptions(digest: digest))
         let info = try #require(try SignedData(data: signed).signerInfos.first)

@@ -17,8 +17,10 @@ struct InputLimitsTests {
 
     /// `content` signed by leaf-rsa with the intermediate, the root and another leaf: 4 certificates.
     static func fourCertificates() throws -> Data {
-        let chain = try PKI.certificates("chain.pem") + PKI.certificates("root-ca.pem") + PKI.certificates("leaf-ec.pem")
-        let identity = try SigningIdentity(key: PKI.key("leaf-rsa.key"), certificate: PKI.certificate("leaf-rsa.pem"), chain: chain)
+        let chain =
+            try PKI.certificates("chain.pem") + PKI.certificates("root-ca.pem") + PKI.certificates("leaf-ec.pem")
+        let identity = try SigningIdentity(
+            key: PKI.key("leaf-rsa.key"), certificate: PKI.certificate("leaf-rsa.pem"), chain: chain)
         return try identity.sign(TamperTests.content)
     }
 
@@ -67,7 +69,9 @@ struct InputLimitsTests {
         let refused = FileKindDetector.detect(data, limits: InputLimits(maximumCertificates: 3))
         #expect(refused.kind == .unknown)
         #expect(refused.damagedPKCS7Encoding == .der)
-        #expect(refused.detail?.contains("4 certificates, more than the limit of 3") == true, "\(String(describing: refused.detail))")
+        #expect(
+            refused.detail?.contains("4 certificates, more than the limit of 3") == true,
+            "\(String(describing: refused.detail))")
     }
 
     @Test("the verifier detects with its options' limits")
@@ -97,14 +101,18 @@ struct InputLimitsTests {
         #expect(Linter.lint(signed).document != nil)
         let tooMany = Linter.lint(signed, options: LintOptions(limits: InputLimits(maximumCertificates: 3)))
         #expect(tooMany.document == nil)
-        #expect(tooMany.diagnostics.contains { $0.rule == .unreadableSignedFile && $0.message.contains("more than the limit of 3") })
+        #expect(
+            tooMany.diagnostics.contains {
+                $0.rule == .unreadableSignedFile && $0.message.contains("more than the limit of 3")
+            })
     }
 
     @Test("signing's content check uses the depth limit")
     func signingCheckLimits() throws {
         let identity = try PKI.identity("leaf-rsa")
         let deep = Self.nested(depth: 600)
-        let byDefault = SigningCheck.checks(content: deep, identity: identity, options: SigningOptions(), at: Times.y2025)
+        let byDefault = SigningCheck.checks(
+            content: deep, identity: identity, options: SigningOptions(), at: Times.y2025)
         #expect(byDefault.contains { if case .contentNotJSON = $0 { true } else { false } })
         let raised = SigningCheck.checks(
             content: deep, identity: identity, options: SigningOptions(), at: Times.y2025,

@@ -1,6 +1,6 @@
+import AASATestSupport
 import Foundation
 import Testing
-import AASATestSupport
 
 @testable import AASA
 
@@ -10,7 +10,8 @@ struct JSONParserTests {
     @Test(
         "accepts RFC 8259 JSON",
         arguments: [
-            "{}", "[]", "0", "-0", "1.5e-3", "1E+10", "\"\"", "true", "false", "null", " \t\r\n{ \"a\" : [ 1 , 2 ] } \n",
+            "{}", "[]", "0", "-0", "1.5e-3", "1E+10", "\"\"", "true", "false", "null",
+            " \t\r\n{ \"a\" : [ 1 , 2 ] } \n",
             "\"\\u00e9\\ud83d\\ude00\\n\\\"\\\\\\/\\b\\f\\r\\t\"", "{\"é\": \"日本\"}",
         ])
     func acceptsValidJSON(text: String) throws {

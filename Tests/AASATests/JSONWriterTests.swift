@@ -1,8 +1,8 @@
+import AASATestSupport
 // JSONWriter: pretty and compact layouts, source key order, numbers as written, RFC 8259
 // string escapes, duplicate keys (the last one kept), and round trips over the real corpus.
 import Foundation
 import Testing
-import AASATestSupport
 
 @testable import AASA
 
@@ -43,7 +43,9 @@ struct JSONWriterTests {
         #expect(JSONWriter(style: .compact).string(node) == "{\"z\":1,\"a\":2,\"m\":{\"y\":1,\"b\":2}}\n")
     }
 
-    @Test("numbers are written exactly as in the source", arguments: ["1.50e3", "-0", "1E+2", "0.10", "123456789012345678901234567890", "-1.5e-7"])
+    @Test(
+        "numbers are written exactly as in the source",
+        arguments: ["1.50e3", "-0", "1E+2", "0.10", "123456789012345678901234567890", "-1.5e-7"])
     func numbersAsWritten(_ number: String) throws {
         let node = try parse("[\(number)]")
         #expect(JSONWriter(style: .compact).string(node) == "[\(number)]\n")

@@ -1,7 +1,7 @@
+import AASA
 // Loading private keys, certificates and PKCS#12 bundles, and what CertificateInfo reports.
 import Foundation
 import Testing
-import AASA
 
 @Suite("Keys, certificates and PKCS#12")
 struct KeyAndCertificateTests {
@@ -65,14 +65,17 @@ struct KeyAndCertificateTests {
         try withScratchDirectory { scratch in
             try OpenSSL.succeed(
                 [
-                    "pkcs8", "-topk8", "-in", Paths.cert("leaf-rsa.key"), "-outform", "DER", "-v2", "aes-256-cbc", "-passout",
+                    "pkcs8", "-topk8", "-in", Paths.cert("leaf-rsa.key"), "-outform", "DER", "-v2", "aes-256-cbc",
+                    "-passout",
                     "pass:\(try PKI.passphraseString())", "-out", "key.der",
                 ], in: scratch)
             let data = try scratch.read("key.der")
             let key = try PrivateKey(data: data, passphrase: PKI.passphrase())
             #expect(try PKI.certificate("leaf-rsa.pem").matches(key))
             #expect(throws: AASAError(.passphraseRequired, "")) { try PrivateKey(data: data) }
-            #expect(throws: AASAError(.wrongPassphrase, "")) { try PrivateKey(data: data, passphrase: Passphrase("wrong")) }
+            #expect(throws: AASAError(.wrongPassphrase, "")) {
+                try PrivateKey(data: data, passphrase: Passphrase("wrong"))
+            }
         }
     }
 
@@ -81,9 +84,13 @@ struct KeyAndCertificateTests {
         #expect(throws: AASAError(.passphraseRequired, "")) { try PKI.key("leaf-rsa.enc.key") }
     }
 
-    @Test("an encrypted key with the wrong passphrase throws wrongPassphrase", arguments: ["wrong", "", "correct horse battery staple\n", "Correct horse battery staple"])
+    @Test(
+        "an encrypted key with the wrong passphrase throws wrongPassphrase",
+        arguments: ["wrong", "", "correct horse battery staple\n", "Correct horse battery staple"])
     func encryptedKeyWrongPassphrase(passphrase: String) throws {
-        #expect(throws: AASAError(.wrongPassphrase, "")) { try PKI.key("leaf-rsa.enc.key", passphrase: Passphrase(passphrase)) }
+        #expect(throws: AASAError(.wrongPassphrase, "")) {
+            try PKI.key("leaf-rsa.enc.key", passphrase: Passphrase(passphrase))
+        }
     }
 
     @Test("a passphrase given as raw bytes works like the string")
@@ -101,7 +108,9 @@ struct KeyAndCertificateTests {
             NamedInput("garbage", "this is not a key"),
             NamedInput("empty", Data()),
             NamedInput("binary garbage", Data([0x30, 0x82, 0x01, 0x00, 0xFF, 0xFE, 0x00, 0x01])),
-            NamedInput("truncated PEM", "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----\n"),
+            NamedInput(
+                "truncated PEM",
+                "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----\n"),
             NamedInput("JSON", "{\"applinks\": {}}"),
         ])
     func rejectsNonKeys(input: NamedInput) {
@@ -119,7 +128,8 @@ struct KeyAndCertificateTests {
     @Test("a public key PEM given as the private key throws unreadableKey", arguments: ["PEM", "DER"])
     func rejectsPublicKey(outform: String) throws {
         try withScratchDirectory { scratch in
-            try OpenSSL.succeed(["pkey", "-in", Paths.cert("leaf-rsa.key"), "-pubout", "-outform", outform, "-out", "pub"], in: scratch)
+            try OpenSSL.succeed(
+                ["pkey", "-in", Paths.cert("leaf-rsa.key"), "-pubout", "-outform", outform, "-out", "pub"], in: scratch)
             let data = try scratch.read("pub")
             #expect(throws: AASAError(.unreadableKey, "")) { try PrivateKey(data: data) }
         }
@@ -158,14 +168,18 @@ struct KeyAndCertificateTests {
         #expect(throws: AASAError(.passphraseRequired, "")) { try PKCS12Bundle(data: PKI.data("leaf-rsa.p12")) }
     }
 
-    @Test("the PKCS#12 bundle with a wrong passphrase throws wrongPassphrase", arguments: ["wrong", "", "correct horse battery staple "])
+    @Test(
+        "the PKCS#12 bundle with a wrong passphrase throws wrongPassphrase",
+        arguments: ["wrong", "", "correct horse battery staple "])
     func pkcs12WrongPassphrase(passphrase: String) throws {
         #expect(throws: AASAError(.wrongPassphrase, "")) {
             try PKCS12Bundle(data: PKI.data("leaf-rsa.p12"), passphrase: Passphrase(passphrase))
         }
     }
 
-    @Test("things that are not PKCS#12 throw unreadablePKCS12", arguments: ["leaf-rsa.pem", "leaf-rsa.der", "leaf-rsa.key"])
+    @Test(
+        "things that are not PKCS#12 throw unreadablePKCS12",
+        arguments: ["leaf-rsa.pem", "leaf-rsa.der", "leaf-rsa.key"])
     func rejectsNonPKCS12(file: String) throws {
         let data = try PKI.data(file)
         #expect(throws: AASAError(.unreadablePKCS12, "")) { try PKCS12Bundle(data: data, passphrase: PKI.passphrase()) }
@@ -176,7 +190,10 @@ struct KeyAndCertificateTests {
     func rejectsKeylessPKCS12() throws {
         try withScratchDirectory { scratch in
             try OpenSSL.succeed(
-                ["pkcs12", "-export", "-nokeys", "-in", Paths.cert("leaf-rsa.pem"), "-passout", "pass:x", "-out", "nokey.p12"],
+                [
+                    "pkcs12", "-export", "-nokeys", "-in", Paths.cert("leaf-rsa.pem"), "-passout", "pass:x", "-out",
+                    "nokey.p12",
+                ],
                 in: scratch)
             #expect(throws: AASAError(.incompletePKCS12, "")) {
                 try PKCS12Bundle(data: scratch.read("nokey.p12"), passphrase: Passphrase("x"))
@@ -202,7 +219,9 @@ struct KeyAndCertificateTests {
     func rejectsTruncatedPKCS12() throws {
         let data = try PKI.data("leaf-rsa.p12")
         for length in [1, 10, data.count / 2, data.count - 1] {
-            #expect(throws: AASAError.self) { try PKCS12Bundle(data: data.prefix(length), passphrase: PKI.passphrase()) }
+            #expect(throws: AASAError.self) {
+                try PKCS12Bundle(data: data.prefix(length), passphrase: PKI.passphrase())
+            }
         }
     }
 
@@ -252,12 +271,18 @@ struct KeyAndCertificateTests {
     @Test("a damaged certificate throws unreadableCertificate")
     func rejectsDamagedCertificate() throws {
         let der = try PKI.data("leaf-rsa.der")
-        #expect(throws: AASAError(.unreadableCertificate, "")) { try X509Certificate.load(from: der.prefix(der.count - 10)) }
-        #expect(throws: AASAError(.unreadableCertificate, "")) { try X509Certificate.load(from: Data("not a certificate".utf8)) }
+        #expect(throws: AASAError(.unreadableCertificate, "")) {
+            try X509Certificate.load(from: der.prefix(der.count - 10))
+        }
+        #expect(throws: AASAError(.unreadableCertificate, "")) {
+            try X509Certificate.load(from: Data("not a certificate".utf8))
+        }
         let pem = String(decoding: try PKI.data("leaf-rsa.pem"), as: UTF8.self)
         var lines = pem.split(separator: "\n", omittingEmptySubsequences: false)
         lines.removeSubrange(2..<6)
-        #expect(throws: AASAError(.unreadableCertificate, "")) { try X509Certificate.load(from: Data(lines.joined(separator: "\n").utf8)) }
+        #expect(throws: AASAError(.unreadableCertificate, "")) {
+            try X509Certificate.load(from: Data(lines.joined(separator: "\n").utf8))
+        }
     }
 
     // MARK: CertificateInfo
@@ -295,12 +320,14 @@ struct KeyAndCertificateTests {
             notAfter: longEnd, names: ["DNS:example.com", "DNS:www.example.com"], usage: ["serverAuth"], keyType: "EC",
             bits: 256, curve: "prime256v1", isCA: false, selfSigned: false),
         InfoCase(
-            file: "leaf-ec384.pem", subject: "CN=example.com", issuer: intermediate, serial: "3003", notBefore: longStart,
+            file: "leaf-ec384.pem", subject: "CN=example.com", issuer: intermediate, serial: "3003",
+            notBefore: longStart,
             notAfter: longEnd, names: ["DNS:example.com", "DNS:www.example.com"], usage: ["serverAuth"], keyType: "EC",
             bits: 384, curve: "secp384r1", isCA: false, selfSigned: false),
         InfoCase(
             file: "leaf-wildcard.pem", subject: "CN=*.example.com", issuer: intermediate, serial: "3004",
-            notBefore: longStart, notAfter: longEnd, names: ["DNS:*.example.com"], usage: ["serverAuth"], keyType: "RSA",
+            notBefore: longStart, notAfter: longEnd, names: ["DNS:*.example.com"], usage: ["serverAuth"],
+            keyType: "RSA",
             bits: 2048, curve: nil, isCA: false, selfSigned: false),
         InfoCase(
             file: "leaf-expired.pem", subject: "CN=expired.example.com", issuer: intermediate, serial: "3005",
@@ -352,7 +379,8 @@ struct KeyAndCertificateTests {
         try withScratchDirectory { scratch in
             func value(_ flag: [String]) throws -> String {
                 let output = try OpenSSL.succeed(["x509", "-in", Paths.cert(file), "-noout"] + flag, in: scratch)
-                let text = String(decoding: output.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                let text = String(decoding: output.stdout, as: UTF8.self).trimmingCharacters(
+                    in: .whitespacesAndNewlines)
                 return String(text[text.index(after: try #require(text.firstIndex(of: "=")))...])
             }
             let sha256 = try value(["-fingerprint", "-sha256"])
@@ -416,7 +444,8 @@ struct KeyAndCertificateTests {
         try withScratchDirectory { scratch in
             try OpenSSL.succeed(
                 [
-                    "req", "-x509", "-new", "-key", Paths.cert("leaf-rsa.key"), "-subj", "/CN=cn-only.example.com", "-days",
+                    "req", "-x509", "-new", "-key", Paths.cert("leaf-rsa.key"), "-subj", "/CN=cn-only.example.com",
+                    "-days",
                     "1", "-out", "cn.pem",
                 ], in: scratch)
             let certificate = try #require(try X509Certificate.load(from: scratch.read("cn.pem")).first)

@@ -1,7 +1,7 @@
+import AASA
 // LineEndingStyle classifies line ends; crlfToLF undoes OpenSSL's text-mode canonicalisation.
 import Foundation
 import Testing
-import AASA
 
 @Suite("Line endings")
 struct LineEndingStyleTests {

@@ -1,9 +1,9 @@
+import AASATestSupport
 // The linter over the real-world corpus (Tests/Fixtures/corpus).
 import Foundation
 import Testing
 
 @testable import AASA
-import AASATestSupport
 
 enum LintCorpus {
     static let corpus = RealWorldCorpus.folder

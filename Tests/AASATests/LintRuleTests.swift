@@ -1,9 +1,9 @@
+import AASATestSupport
 // The lint rules, one table row per catalogue rule: an input where the rule fires (with the
 // path and line it must report) and a clean neighbour where it must not. A test checks the
 // table covers every rule of RuleCatalogue, so a new rule cannot ship without a case.
 import Foundation
 import Testing
-import AASATestSupport
 
 @testable import AASA
 
@@ -448,7 +448,8 @@ struct LintRuleTests {
         let shortKey = "\"" + String(repeating: "a", count: 40) + "…" + String(repeating: "z", count: 39) + "\""
         #expect(unknown.message.contains(shortKey), "\(unknown.message)")
         #expect(!unknown.message.contains(String(repeating: "a", count: 41)), "\(unknown.message)")
-        let notPrefix = try #require(report.diagnostics.first { $0.rule == .notPrefixInComponents }, "\(report.diagnostics)")
+        let notPrefix = try #require(
+            report.diagnostics.first { $0.rule == .notPrefixInComponents }, "\(report.diagnostics)")
         #expect(!notPrefix.message.contains(pattern), "the whole 301-character pattern is shown: \(notPrefix.message)")
         #expect(notPrefix.message.contains("…" + String(repeating: "q", count: 39) + "\""), "\(notPrefix.message)")
         for diagnostic in report.diagnostics {
@@ -466,10 +467,12 @@ struct LintRuleTests {
         let report = Linter.lint(Self.quotingInput(key: "x\(character)note", pattern: "/a\(character)b"))
         let unknown = try #require(report.diagnostics.first { $0.rule == .unknownKey }, "\(report.diagnostics)")
         #expect(unknown.message.contains("\"x\(escaped)note\""), "\(unknown.message.debugDescription)")
-        let notPrefix = try #require(report.diagnostics.first { $0.rule == .notPrefixInComponents }, "\(report.diagnostics)")
+        let notPrefix = try #require(
+            report.diagnostics.first { $0.rule == .notPrefixInComponents }, "\(report.diagnostics)")
         #expect(notPrefix.message.contains("\"NOT /a\(escaped)b\""), "\(notPrefix.message.debugDescription)")
         for diagnostic in report.diagnostics {
-            #expect(!diagnostic.message.contains(character), "\(diagnostic.rule): \(diagnostic.message.debugDescription)")
+            #expect(
+                !diagnostic.message.contains(character), "\(diagnostic.rule): \(diagnostic.message.debugDescription)")
             #expect(
                 !diagnostic.message.unicodeScalars.contains { $0.properties.generalCategory == .control },
                 "\(diagnostic.rule): \(diagnostic.message.debugDescription)")
@@ -506,7 +509,8 @@ struct LintRuleTests {
         #expect(messages["appLinks"]?.contains("did you mean \"applinks\"? Case matters") == true)
         #expect(messages["applinks.details[0].appIds"]?.contains("did you mean \"appIDs\"?") == true)
         #expect(messages["applinks.details[0].components[0].path"]?.contains("did you mean \"/\"?") == true)
-        #expect(messages["applinks.details[0].components[0][\"exclude \"]"]?.contains("did you mean \"exclude\"?") == true)
+        #expect(
+            messages["applinks.details[0].components[0][\"exclude \"]"]?.contains("did you mean \"exclude\"?") == true)
         // Component keys are unknown-component-key, never unknown-key as well.
         #expect(
             !report.diagnostics.contains {

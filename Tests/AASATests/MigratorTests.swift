@@ -1,9 +1,9 @@
+import AASATestSupport
 // Migrator: every legacy shape rewritten in the current format, each with the equivalence
 // proof passing; the cases that cannot be migrated without a change of meaning refused; and
 // every real plain file of the corpus migrated with the proof.
 import Foundation
 import Testing
-import AASATestSupport
 
 @testable import AASA
 
@@ -43,44 +43,60 @@ struct MigratorTests {
             """)
         #expect(
             compact(migration)
-                == #"{"applinks":{"details":[{"appIDs":["T.b"],"components":[{"/":"/b/*"}]},{"appIDs":["T.a"],"components":[{"/":"/a/*"}]}]}}"#)
-        #expect(migration.notes.contains { $0.message.contains("legacy object keyed by app ID became an array of 2 entries") })
+                == #"{"applinks":{"details":[{"appIDs":["T.b"],"components":[{"/":"/b/*"}]},{"appIDs":["T.a"],"components":[{"/":"/a/*"}]}]}}"#
+        )
+        #expect(
+            migration.notes.contains {
+                $0.message.contains("legacy object keyed by app ID became an array of 2 entries")
+            })
         #expect(migration.notes.contains { $0.path?.description == "applinks.apps" })
     }
 
     @Test("appID → appIDs; NOT paths → exclude: true, in order; \"*\" → {\"/\": \"*\"}")
     func appIDAndPaths() throws {
         let migration = try migrateProving(
-            #"{"applinks": {"apps": [], "details": [{"appID": "T.app", "paths": ["NOT /private/*", "/help/*", "*"]}]}}"#)
+            #"{"applinks": {"apps": [], "details": [{"appID": "T.app", "paths": ["NOT /private/*", "/help/*", "*"]}]}}"#
+        )
         #expect(
             compact(migration)
-                == #"{"applinks":{"details":[{"appIDs":["T.app"],"components":[{"/":"/private/*","exclude":true},{"/":"/help/*"},{"/":"*"}]}]}}"#)
+                == #"{"applinks":{"details":[{"appIDs":["T.app"],"components":[{"/":"/private/*","exclude":true},{"/":"/help/*"},{"/":"*"}]}]}}"#
+        )
     }
 
     @Test("defaults caseSensitive false at file level: every migrated rule says caseSensitive true")
     func fileDefaultsCaseInsensitive() throws {
-        let json = #"{"applinks": {"defaults": {"caseSensitive": false}, "details": [{"appID": "T.app", "paths": ["/Help/*", "NOT /Help/Private"]}]}}"#
+        let json =
+            #"{"applinks": {"defaults": {"caseSensitive": false}, "details": [{"appID": "T.app", "paths": ["/Help/*", "NOT /Help/Private"]}]}}"#
         let migration = try migrateProving(json)
         #expect(
             compact(migration)
-                == #"{"applinks":{"defaults":{"caseSensitive":false},"details":[{"appIDs":["T.app"],"components":[{"/":"/Help/*","caseSensitive":true},{"/":"/Help/Private","exclude":true,"caseSensitive":true}]}]}}"#)
+                == #"{"applinks":{"defaults":{"caseSensitive":false},"details":[{"appIDs":["T.app"],"components":[{"/":"/Help/*","caseSensitive":true},{"/":"/Help/Private","exclude":true,"caseSensitive":true}]}]}}"#
+        )
     }
 
     @Test("the proof catches a naive migration that forgets the explicit caseSensitive")
     func proofCatchesLostCaseSensitivity() throws {
         let old = try AASADocument(
-            json: Data(#"{"applinks": {"defaults": {"caseSensitive": false}, "details": [{"appID": "T.app", "paths": ["/Help/*"]}]}}"#.utf8))
+            json: Data(
+                #"{"applinks": {"defaults": {"caseSensitive": false}, "details": [{"appID": "T.app", "paths": ["/Help/*"]}]}}"#
+                    .utf8))
         let naive = try AASADocument(
-            json: Data(#"{"applinks": {"defaults": {"caseSensitive": false}, "details": [{"appIDs": ["T.app"], "components": [{"/": "/Help/*"}]}]}}"#.utf8))
+            json: Data(
+                #"{"applinks": {"defaults": {"caseSensitive": false}, "details": [{"appIDs": ["T.app"], "components": [{"/": "/Help/*"}]}]}}"#
+                    .utf8))
         let check = EquivalenceCheck(old: old, new: naive)
         let report = check.compare(ProbeURLGenerator().probes(for: [old, naive]).urls)
         #expect(!report.isEquivalent)
-        #expect(report.changes.contains { $0.url.hasPrefix("/help/") && $0.apps == [.init(appID: "T.app", before: .noMatch, after: .match)] })
+        #expect(
+            report.changes.contains {
+                $0.url.hasPrefix("/help/") && $0.apps == [.init(appID: "T.app", before: .noMatch, after: .match)]
+            })
     }
 
     @Test("entry defaults percentEncoded false: every migrated rule says percentEncoded true")
     func entryDefaultsPercentEncoded() throws {
-        let json = #"{"applinks": {"details": [{"appID": "T.app", "defaults": {"percentEncoded": false, "caseSensitive": false}, "paths": ["/caf%C3%A9"]}]}}"#
+        let json =
+            #"{"applinks": {"details": [{"appID": "T.app", "defaults": {"percentEncoded": false, "caseSensitive": false}, "paths": ["/caf%C3%A9"]}]}}"#
         let migration = try migrateProving(json)
         #expect(compact(migration).contains(#"{"/":"/caf%C3%A9","caseSensitive":true,"percentEncoded":true}"#))
         // The entry's defaults are kept as they were.
@@ -89,7 +105,8 @@ struct MigratorTests {
 
     @Test("an entry with paths and components keeps its components and drops the paths iOS 13 ignores")
     func mixedPathsAndComponents() throws {
-        let json = #"{"applinks": {"details": [{"appID": "T.app", "paths": ["/old/*"], "components": [{"/": "/new/*"}]}]}}"#
+        let json =
+            #"{"applinks": {"details": [{"appID": "T.app", "paths": ["/old/*"], "components": [{"/": "/new/*"}]}]}}"#
         let migration = try migrateProving(json)
         #expect(compact(migration) == #"{"applinks":{"details":[{"appIDs":["T.app"],"components":[{"/":"/new/*"}]}]}}"#)
         #expect(migration.notes.contains { $0.message.contains("iOS 13 and later ignore paths") })
@@ -97,16 +114,19 @@ struct MigratorTests {
         let kept = try migrateProving(json, keepLegacy: true)
         #expect(
             compact(kept)
-                == #"{"applinks":{"details":[{"appIDs":["T.app"],"appID":"T.app","paths":["/old/*"],"components":[{"/":"/new/*"}]}]}}"#)
+                == #"{"applinks":{"details":[{"appIDs":["T.app"],"appID":"T.app","paths":["/old/*"],"components":[{"/":"/new/*"}]}]}}"#
+        )
     }
 
     @Test("an app named by two entries: only the first decides, both are kept, and the migration says so")
     func sameAppInTwoEntries() throws {
-        let json = #"{"applinks": {"details": [{"appID": "T.app", "paths": ["/a/*"]}, {"appID": "T.app", "paths": ["/b/*"]}]}}"#
+        let json =
+            #"{"applinks": {"details": [{"appID": "T.app", "paths": ["/a/*"]}, {"appID": "T.app", "paths": ["/b/*"]}]}}"#
         let migration = try migrateProving(json)
         #expect(
             compact(migration)
-                == #"{"applinks":{"details":[{"appIDs":["T.app"],"components":[{"/":"/a/*"}]},{"appIDs":["T.app"],"components":[{"/":"/b/*"}]}]}}"#)
+                == #"{"applinks":{"details":[{"appIDs":["T.app"],"components":[{"/":"/a/*"}]},{"appIDs":["T.app"],"components":[{"/":"/b/*"}]}]}}"#
+        )
         #expect(migration.notes.contains { $0.kind == .warning && $0.message.contains("only the first entry decides") })
     }
 
@@ -122,7 +142,8 @@ struct MigratorTests {
         let migration = try migrateProving(json)
         #expect(
             compact(migration)
-                == #"{"applinks":{"details":[{"appIDs":["T.one","T.two"],"components":[{"/":"/x","exclude":true},{"/":"*"}]},{"appIDs":["T.other"],"components":[{"/":"/other"}]}]}}"#)
+                == #"{"applinks":{"details":[{"appIDs":["T.one","T.two"],"components":[{"/":"/x","exclude":true},{"/":"*"}]},{"appIDs":["T.other"],"components":[{"/":"/other"}]}]}}"#
+        )
         #expect(migration.notes.contains { $0.message.contains("merged into applinks.details[0]") })
     }
 
@@ -143,11 +164,13 @@ struct MigratorTests {
 
     @Test("no merge with --keep-legacy: every legacy entry keeps its own appID")
     func noMergeWhenKeepingLegacy() throws {
-        let json = #"{"applinks": {"apps": [], "details": [{"appID": "T.a", "paths": ["*"]}, {"appID": "T.b", "paths": ["*"]}]}}"#
+        let json =
+            #"{"applinks": {"apps": [], "details": [{"appID": "T.a", "paths": ["*"]}, {"appID": "T.b", "paths": ["*"]}]}}"#
         let migration = try migrateProving(json, keepLegacy: true)
         #expect(
             compact(migration)
-                == #"{"applinks":{"apps":[],"details":[{"appIDs":["T.a"],"appID":"T.a","components":[{"/":"*"}],"paths":["*"]},{"appIDs":["T.b"],"appID":"T.b","components":[{"/":"*"}],"paths":["*"]}]}}"#)
+                == #"{"applinks":{"apps":[],"details":[{"appIDs":["T.a"],"appID":"T.a","components":[{"/":"*"}],"paths":["*"]},{"appIDs":["T.b"],"appID":"T.b","components":[{"/":"*"}],"paths":["*"]}]}}"#
+        )
     }
 
     @Test("webcredentials, activitycontinuation, appclips, unknown keys and numbers are kept as written")
@@ -159,19 +182,22 @@ struct MigratorTests {
         let migration = try migrateProving(json)
         #expect(
             compact(migration)
-                == #"{"webcredentials":{"apps":["T.a"]},"applinks":{"details":[{"appIDs":["T.a"],"components":[{"/":"*"}],"x-note":1.50e3}],"x":true},"activitycontinuation":{"apps":["T.a"]},"appclips":{"apps":["T.a.Clip"]},"custom":{"n":-0}}"#)
+                == #"{"webcredentials":{"apps":["T.a"]},"applinks":{"details":[{"appIDs":["T.a"],"components":[{"/":"*"}],"x-note":1.50e3}],"x":true},"activitycontinuation":{"apps":["T.a"]},"appclips":{"apps":["T.a.Clip"]},"custom":{"n":-0}}"#
+        )
     }
 
     @Test("appIDs and appID together: appID dropped, with a warning when it named another app")
     func appIDBesideAppIDs() throws {
-        let migration = try migrateProving(#"{"applinks": {"details": [{"appIDs": ["T.a"], "appID": "T.old", "components": [{"/": "*"}]}]}}"#)
+        let migration = try migrateProving(
+            #"{"applinks": {"details": [{"appIDs": ["T.a"], "appID": "T.old", "components": [{"/": "*"}]}]}}"#)
         #expect(compact(migration) == #"{"applinks":{"details":[{"appIDs":["T.a"],"components":[{"/":"*"}]}]}}"#)
         #expect(migration.notes.contains { $0.kind == .warning && $0.message.contains("T.old") })
     }
 
     @Test("already in the current format: nothing changes")
     func alreadyModern() throws {
-        let migration = try migrate(#"{"applinks": {"details": [{"appIDs": ["T.a"], "components": [{"/": "/a", "exclude": true}]}]}}"#)
+        let migration = try migrate(
+            #"{"applinks": {"details": [{"appIDs": ["T.a"], "components": [{"/": "/a", "exclude": true}]}]}}"#)
         #expect(!migration.changed)
         #expect(migration.blockers.isEmpty)
         // With --keep-legacy, a file that already has both forms is current too.
@@ -226,9 +252,11 @@ struct MigratorTests {
 
     @Test("iOS 12 readers lose the links without --keep-legacy: a warning says so")
     func legacyReadersWarned() throws {
-        let migration = try migrateProving(#"{"applinks": {"apps": [], "details": [{"appID": "T.a", "paths": ["*"]}]}}"#)
+        let migration = try migrateProving(
+            #"{"applinks": {"apps": [], "details": [{"appID": "T.a", "paths": ["*"]}]}}"#)
         #expect(migration.notes.contains { $0.kind == .warning && $0.message.contains("iOS 12 and earlier") })
-        let kept = try migrateProving(#"{"applinks": {"apps": [], "details": [{"appID": "T.a", "paths": ["*"]}]}}"#, keepLegacy: true)
+        let kept = try migrateProving(
+            #"{"applinks": {"apps": [], "details": [{"appID": "T.a", "paths": ["*"]}]}}"#, keepLegacy: true)
         #expect(!kept.notes.contains { $0.message.contains("no universal link opens") })
     }
 
@@ -239,7 +267,8 @@ struct MigratorTests {
         let data = try Data(contentsOf: Paths.realPlain.appendingPathComponent(name))
         let body = data.starts(with: [0xEF, 0xBB, 0xBF]) ? Data(data.dropFirst(3)) : data
         for keepLegacy in [false, true] {
-            let migration = Migrator.migrate(try JSONParser().parse(body), options: MigrationOptions(keepLegacy: keepLegacy))
+            let migration = Migrator.migrate(
+                try JSONParser().parse(body), options: MigrationOptions(keepLegacy: keepLegacy))
             #expect(migration.blockers.isEmpty, "\(migration.blockers)")
             guard migration.changed else { continue }
             // The proof on the bytes that would be written.

@@ -1,7 +1,7 @@
+import AASA
 // Whatever `openssl smime` or `openssl cms` writes, in any encoding, verifies with Verifier.
 import Foundation
 import Testing
-import AASA
 
 /// One way of producing a signed file with the CLI.
 struct CLIProducer: Sendable, CustomTestStringConvertible {
@@ -16,7 +16,8 @@ struct CLIProducer: Sendable, CustomTestStringConvertible {
         CLIProducer(name: "smime DER", tool: .smime, outform: "DER", stream: false, expectedKind: .pkcs7DER),
         CLIProducer(name: "smime PEM", tool: .smime, outform: "PEM", stream: false, expectedKind: .pkcs7PEM),
         CLIProducer(name: "smime S/MIME", tool: .smime, outform: nil, stream: false, expectedKind: .pkcs7SMIME),
-        CLIProducer(name: "smime -stream DER (BER)", tool: .smime, outform: "DER", stream: true, expectedKind: .pkcs7DER),
+        CLIProducer(
+            name: "smime -stream DER (BER)", tool: .smime, outform: "DER", stream: true, expectedKind: .pkcs7DER),
         CLIProducer(name: "smime -stream S/MIME", tool: .smime, outform: nil, stream: true, expectedKind: .pkcs7SMIME),
         CLIProducer(name: "cms DER", tool: .cms, outform: "DER", stream: false, expectedKind: .pkcs7DER),
         CLIProducer(name: "cms PEM (CMS label)", tool: .cms, outform: "PEM", stream: false, expectedKind: .pkcs7PEM),
@@ -44,7 +45,8 @@ struct OpenSSLOutputVerificationTests {
     func verifiesOpenSSLOutput(producer: CLIProducer, signedAttributes: Bool) throws {
         try withScratchDirectory { scratch in
             for binary in [false, true] {
-                let signed = try producer.sign(Self.content, binary: binary, signedAttributes: signedAttributes, in: scratch)
+                let signed = try producer.sign(
+                    Self.content, binary: binary, signedAttributes: signedAttributes, in: scratch)
                 #expect(FileKindDetector.detect(signed).kind == producer.expectedKind)
                 let result = try PKI.verifier().verify(signed)
                 result.expect("valid")
@@ -57,7 +59,9 @@ struct OpenSSLOutputVerificationTests {
         }
     }
 
-    @Test("stream output is BER with indefinite lengths", arguments: CLIProducer.all.filter { $0.stream && $0.outform == "DER" })
+    @Test(
+        "stream output is BER with indefinite lengths",
+        arguments: CLIProducer.all.filter { $0.stream && $0.outform == "DER" })
     func streamOutputIsIndefiniteLength(producer: CLIProducer) throws {
         try withScratchDirectory { scratch in
             let signed = try producer.sign(Self.content, binary: false, signedAttributes: true, in: scratch)
@@ -68,7 +72,9 @@ struct OpenSSLOutputVerificationTests {
         }
     }
 
-    @Test("openssl output with content changed after signing is tampered", arguments: CLIProducer.all.filter { $0.outform == "DER" }, [false, true])
+    @Test(
+        "openssl output with content changed after signing is tampered",
+        arguments: CLIProducer.all.filter { $0.outform == "DER" }, [false, true])
     func rejectsTamperedOpenSSLOutput(producer: CLIProducer, signedAttributes: Bool) throws {
         try withScratchDirectory { scratch in
             let signed = try producer.sign(Self.content, binary: true, signedAttributes: signedAttributes, in: scratch)

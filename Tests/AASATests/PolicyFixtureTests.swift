@@ -1,9 +1,9 @@
+import AASA
 // The verification policy and the true reasons of GitHub issue #12, on the committed fixtures
 // of Tests/Fixtures/policy (README.md there says how each file was made and why). Also the
 // boundaries that a one-off change must break: key sizes, the expiry horizon, DER padding.
 import Foundation
 import Testing
-import AASA
 
 /// The fixtures of Tests/Fixtures/policy. A missing file is an error (never a skipped test).
 enum PolicyFixtures {
@@ -47,24 +47,33 @@ struct PolicyCase: Sendable, CustomTestStringConvertible {
         PolicyCase("rsa1023.p7m", "weak-algorithm", "1023-bit RSA key, below the minimum of 1024 bits"),
         PolicyCase("rsa1024.p7m", "valid"),
         PolicyCase("rsa2047.p7m", "valid"),
-        PolicyCase("md5-digest.p7m", "weak-algorithm", "SignerInfo 1 uses the digest MD5, which the verification policy forbids"),
+        PolicyCase(
+            "md5-digest.p7m", "weak-algorithm",
+            "SignerInfo 1 uses the digest MD5, which the verification policy forbids"),
         PolicyCase("md5-cert.p7m", "weak-algorithm", "the signer certificate is signed with MD5"),
         PolicyCase("sha1-digest.p7m", "valid"),
         PolicyCase("sha1-cert.p7m", "valid"),
         PolicyCase("keyenc-only.p7m", "wrong-purpose", "may not make digital signatures (keyUsage: keyEncipherment)"),
         PolicyCase("attrs-good.p7m", "valid"),
         PolicyCase("attrs-no-content-type.p7m", "malformed", "no contentType attribute; RFC 5652 §5.3 requires one"),
-        PolicyCase("attrs-two-content-type-values.p7m", "malformed", "contentType attribute has 2 values; RFC 5652 §11.1"),
+        PolicyCase(
+            "attrs-two-content-type-values.p7m", "malformed", "contentType attribute has 2 values; RFC 5652 §11.1"),
         PolicyCase("attrs-two-content-type-attributes.p7m", "malformed", "2 contentType attributes; RFC 5652 §11"),
         PolicyCase("attrs-content-type-mismatch.p7m", "malformed", "RFC 5652 §5.3 requires them to be the same"),
-        PolicyCase("attrs-no-message-digest.p7m", "malformed", "no messageDigest attribute; RFC 5652 §5.3 requires one"),
+        PolicyCase(
+            "attrs-no-message-digest.p7m", "malformed", "no messageDigest attribute; RFC 5652 §5.3 requires one"),
         PolicyCase("attrs-bad-signing-time.p7m", "malformed", "signingTime attribute is not a valid UTCTime"),
         PolicyCase("attrs-signing-time-generalized-1999.p7m", "malformed", "which must be a UTCTime (RFC 5652 §11.3)"),
-        PolicyCase("md4-digest.p7m", "unsupported-algorithm", "digest algorithm md4 (1.2.840.113549.2.4), which OpenSSL cannot compute"),
+        PolicyCase(
+            "md4-digest.p7m", "unsupported-algorithm",
+            "digest algorithm md4 (1.2.840.113549.2.4), which OpenSSL cannot compute"),
         PolicyCase("unknown-digest-algorithm.p7m", "unsupported-algorithm", "digest algorithm 1.3.6.1.4.1.32473.1.2"),
-        PolicyCase("unknown-signature-algorithm.p7m", "unsupported-algorithm", "signature algorithm 1.3.6.1.4.1.32473.1.1"),
+        PolicyCase(
+            "unknown-signature-algorithm.p7m", "unsupported-algorithm", "signature algorithm 1.3.6.1.4.1.32473.1.1"),
         PolicyCase("ed25519-noattr.p7m", "unsupported-algorithm", "signature algorithm ED25519 (1.3.101.112)"),
-        PolicyCase("dsa-inherited-parameters.p7m", "unsupported-algorithm", "key without parameters (inherited from its issuer)"),
+        PolicyCase(
+            "dsa-inherited-parameters.p7m", "unsupported-algorithm",
+            "key without parameters (inherited from its issuer)"),
         PolicyCase("authenticode.p7m", "malformed", "the signed content is Microsoft Authenticode"),
         PolicyCase("catalog.p7m", "malformed", "the signed content is a Microsoft catalog"),
         PolicyCase("digested-data.p7m", "malformed", "the signed content is DigestedData"),
@@ -83,7 +92,8 @@ struct PolicyCase: Sendable, CustomTestStringConvertible {
         PolicyCase("trailing-text.smime", "malformed", "37 bytes after the S/MIME message's base64 body"),
         PolicyCase("multipart.smime", "valid"),
         PolicyCase("multipart-tampered.smime", "tampered", "the signature does not match the content"),
-        PolicyCase("multipart-trailing.smime", "malformed", "after the closing boundary of the multipart/signed message"),
+        PolicyCase(
+            "multipart-trailing.smime", "malformed", "after the closing boundary of the multipart/signed message"),
         PolicyCase("multipart-rsa512.smime", "weak-algorithm", "512-bit RSA key"),
     ]
 }
@@ -124,9 +134,11 @@ struct PolicyFixtureTests {
             result.expect("valid")
             #expect(result.warnings.count == 1)
             let warning = try #require(result.warnings.first)
-            #expect(warning.subject == .keySize && warning.bits == bits && warning.algorithm == "RSA" && !warning.refused)
+            #expect(
+                warning.subject == .keySize && warning.bits == bits && warning.algorithm == "RSA" && !warning.refused)
             #expect(warning.depth == 0 && !warning.weak)
-            #expect(warning.message == "the signer certificate has a \(bits)-bit RSA key, below the recommended 2048 bits")
+            #expect(
+                warning.message == "the signer certificate has a \(bits)-bit RSA key, below the recommended 2048 bits")
         }
         let r2048 = verifier.verify(try PolicyFixtures.data("valid.p7m"))
         r2048.expect("valid")
@@ -182,7 +194,9 @@ struct PolicyFixtureTests {
 
     // MARK: keyUsage
 
-    @Test("a signer whose keyUsage lacks digitalSignature is wrong-purpose whatever the purpose", arguments: CertificatePurpose.allCases)
+    @Test(
+        "a signer whose keyUsage lacks digitalSignature is wrong-purpose whatever the purpose",
+        arguments: CertificatePurpose.allCases)
     func keyUsageWhateverThePurpose(purpose: CertificatePurpose) throws {
         let result = try PolicyFixtures.verifier(purpose: purpose).verify(PolicyFixtures.data("keyenc-only.p7m"))
         result.expect("wrong-purpose")
@@ -198,7 +212,9 @@ struct PolicyFixtureTests {
 
     // MARK: detection agrees with verification
 
-    @Test("CMS content types are pkcs7-other in DER and in PEM alike", arguments: ["cms-compressed", "cms-auth-enveloped"])
+    @Test(
+        "CMS content types are pkcs7-other in DER and in PEM alike",
+        arguments: ["cms-compressed", "cms-auth-enveloped"])
     func cmsContentTypesAgree(name: String) throws {
         let der = FileKindDetector.detect(try PolicyFixtures.data("\(name).der"))
         let pem = FileKindDetector.detect(try PolicyFixtures.data("\(name).pem"))
@@ -207,7 +223,9 @@ struct PolicyFixtureTests {
         #expect(der.detail == pem.detail)
     }
 
-    @Test("non-data content is named in detection, never called detached", arguments: ["authenticode.p7m", "catalog.p7m", "digested-data.p7m"])
+    @Test(
+        "non-data content is named in detection, never called detached",
+        arguments: ["authenticode.p7m", "catalog.p7m", "digested-data.p7m"])
     func nonDataIsNotDetached(file: String) throws {
         let detection = FileKindDetector.detect(try PolicyFixtures.data(file))
         #expect(detection.kind == .pkcs7DER)
@@ -299,12 +317,18 @@ struct PolicyFixtureTests {
         let trust = try TrustStore(
             TrustConfiguration(useSystemRoots: false, anchorFiles: [PolicyFixtures.path("pki/root.pem")]))
         let verifier = Verifier(trust: trust, options: VerificationOptions(time: Times.y2025))
-        let weak = verifier.verifyChain(try X509Certificate.load(from: Data(contentsOf: URL(fileURLWithPath: PolicyFixtures.path("pki/rsa512.pem")))))
+        let weak = verifier.verifyChain(
+            try X509Certificate.load(
+                from: Data(contentsOf: URL(fileURLWithPath: PolicyFixtures.path("pki/rsa512.pem")))))
         #expect(weak.verdict.code == "weak-algorithm", "\(weak.verdict)")
         // keyEncipherment-only is a fine TLS server certificate (RSA key exchange).
-        let keyenc = verifier.verifyChain(try X509Certificate.load(from: Data(contentsOf: URL(fileURLWithPath: PolicyFixtures.path("pki/keyenc.pem")))))
+        let keyenc = verifier.verifyChain(
+            try X509Certificate.load(
+                from: Data(contentsOf: URL(fileURLWithPath: PolicyFixtures.path("pki/keyenc.pem")))))
         #expect(keyenc.verdict.code == "valid", "\(keyenc.verdict)")
-        let warned = verifier.verifyChain(try X509Certificate.load(from: Data(contentsOf: URL(fileURLWithPath: PolicyFixtures.path("pki/rsa1024.pem")))))
+        let warned = verifier.verifyChain(
+            try X509Certificate.load(
+                from: Data(contentsOf: URL(fileURLWithPath: PolicyFixtures.path("pki/rsa1024.pem")))))
         #expect(warned.verdict.code == "valid")
         #expect(warned.warnings.map(\.bits) == [1024])
     }

@@ -1,8 +1,8 @@
+import AASATestSupport
 // ProbeURLGenerator: every pattern instantiated, near misses around it, query items present,
 // absent and empty, variables, the cap, and a stable order.
 import Foundation
 import Testing
-import AASATestSupport
 
 @testable import AASA
 

@@ -29,8 +29,10 @@ struct SemanticDiffTests {
 
     @Test("a legacy file and its faithful rewrite mean the same (a legacy path is the rule it stands for)")
     func legacyEqualsModern() throws {
-        let old = #"{"applinks": {"apps": [], "defaults": {"caseSensitive": false}, "details": {"T.a": {"paths": ["NOT /x", "/Y/*"]}}}}"#
-        let new = #"{"applinks": {"defaults": {"caseSensitive": false}, "details": [{"appIDs": ["T.a"], "components": [{"/": "/x", "exclude": true, "caseSensitive": true}, {"/": "/Y/*", "caseSensitive": true}]}]}}"#
+        let old =
+            #"{"applinks": {"apps": [], "defaults": {"caseSensitive": false}, "details": {"T.a": {"paths": ["NOT /x", "/Y/*"]}}}}"#
+        let new =
+            #"{"applinks": {"defaults": {"caseSensitive": false}, "details": [{"appIDs": ["T.a"], "components": [{"/": "/x", "exclude": true, "caseSensitive": true}, {"/": "/Y/*", "caseSensitive": true}]}]}}"#
         #expect(try diff(old, new).isSame)
     }
 
@@ -44,7 +46,10 @@ struct SemanticDiffTests {
         #expect(app.added.isEmpty && app.removed.isEmpty && app.changed.isEmpty)
         #expect(app.reordered.count == 1)
         #expect(app.reordered[0].changesVerdicts)
-        #expect(result.probes.changes.contains { $0.url == "/a/private" && $0.apps == [.init(appID: "T.a", before: .exclude, after: .match)] })
+        #expect(
+            result.probes.changes.contains {
+                $0.url == "/a/private" && $0.apps == [.init(appID: "T.a", before: .exclude, after: .match)]
+            })
     }
 
     @Test("rules of the same verdict swapped: reported, but the files still mean the same")
@@ -82,31 +87,41 @@ struct SemanticDiffTests {
     @Test("settings after defaults are part of a rule; case-insensitive patterns compare folded")
     func settings() throws {
         let sensitive = rules(#"[{"/": "/Help"}]"#)
-        let insensitive = #"{"applinks": {"defaults": {"caseSensitive": false}, "details": [{"appIDs": ["T.a"], "components": [{"/": "/Help"}]}]}}"#
+        let insensitive =
+            #"{"applinks": {"defaults": {"caseSensitive": false}, "details": [{"appIDs": ["T.a"], "components": [{"/": "/Help"}]}]}}"#
         let result = try diff(sensitive, insensitive)
         #expect(result.apps.first?.changed.first?.after.caseSensitive == false)
         #expect(!result.isSame)
-        let folded = #"{"applinks": {"details": [{"appIDs": ["T.a"], "components": [{"/": "/help", "caseSensitive": false}]}]}}"#
+        let folded =
+            #"{"applinks": {"details": [{"appIDs": ["T.a"], "components": [{"/": "/help", "caseSensitive": false}]}]}}"#
         #expect(try diff(insensitive, folded).isSame)
     }
 
     @Test("apps gained and lost per service")
     func services() throws {
-        let old = rules(#"[{"/": "*"}]"#, apps: #"["T.a", "T.b"]"#, extra: #", "webcredentials": {"apps": ["T.a", "T.c"]}"#)
-        let new = rules(#"[{"/": "*"}]"#, apps: #"["T.a", "T.d"]"#, extra: #", "webcredentials": {"apps": ["T.a", "T.e"]}, "appclips": {"apps": ["T.a.Clip"]}"#)
+        let old = rules(
+            #"[{"/": "*"}]"#, apps: #"["T.a", "T.b"]"#, extra: #", "webcredentials": {"apps": ["T.a", "T.c"]}"#)
+        let new = rules(
+            #"[{"/": "*"}]"#, apps: #"["T.a", "T.d"]"#,
+            extra: #", "webcredentials": {"apps": ["T.a", "T.e"]}, "appclips": {"apps": ["T.a.Clip"]}"#)
         let result = try diff(old, new)
         #expect(!result.isSame)
         #expect(result.services.map(\.service) == ["applinks", "webcredentials", "appclips"])
         #expect(result.services[0].gained == ["T.d"] && result.services[0].lost == ["T.b"])
         #expect(result.services[1].gained == ["T.e"] && result.services[1].lost == ["T.c"])
         #expect(result.services[2].gained == ["T.a.Clip"] && result.services[2].lost.isEmpty)
-        #expect(result.probes.changes.contains { $0.apps.contains { $0.appID == "T.d" && $0.before == nil && $0.after == .match } })
+        #expect(
+            result.probes.changes.contains {
+                $0.apps.contains { $0.appID == "T.d" && $0.before == nil && $0.after == .match }
+            })
     }
 
     @Test("a changed substitution variable: a difference when a pattern uses it")
     func variables() throws {
-        let old = #"{"applinks": {"substitutionVariables": {"food": ["taco"], "unused": ["a"]}, "details": [{"appIDs": ["T.a"], "components": [{"/": "/menu/$(food)"}]}]}}"#
-        let new = #"{"applinks": {"substitutionVariables": {"food": ["taco", "burrito"], "unused": ["b"]}, "details": [{"appIDs": ["T.a"], "components": [{"/": "/menu/$(food)"}]}]}}"#
+        let old =
+            #"{"applinks": {"substitutionVariables": {"food": ["taco"], "unused": ["a"]}, "details": [{"appIDs": ["T.a"], "components": [{"/": "/menu/$(food)"}]}]}}"#
+        let new =
+            #"{"applinks": {"substitutionVariables": {"food": ["taco", "burrito"], "unused": ["b"]}, "details": [{"appIDs": ["T.a"], "components": [{"/": "/menu/$(food)"}]}]}}"#
         let result = try diff(old, new)
         #expect(result.variables.map(\.name) == ["food", "unused"])
         #expect(result.variables[0].used && !result.variables[1].used)
@@ -117,8 +132,10 @@ struct SemanticDiffTests {
 
     @Test("the deciding entry is the first naming the app")
     func decidingEntry() throws {
-        let old = #"{"applinks": {"details": [{"appIDs": ["T.a"], "components": [{"/": "/a"}]}, {"appIDs": ["T.b"], "components": [{"/": "/b"}]}]}}"#
-        let new = #"{"applinks": {"details": [{"appIDs": ["T.b"], "components": [{"/": "/b"}]}, {"appIDs": ["T.a", "T.b"], "components": [{"/": "/a"}]}]}}"#
+        let old =
+            #"{"applinks": {"details": [{"appIDs": ["T.a"], "components": [{"/": "/a"}]}, {"appIDs": ["T.b"], "components": [{"/": "/b"}]}]}}"#
+        let new =
+            #"{"applinks": {"details": [{"appIDs": ["T.b"], "components": [{"/": "/b"}]}, {"appIDs": ["T.a", "T.b"], "components": [{"/": "/a"}]}]}}"#
         let result = try diff(old, new)
         #expect(result.isSame)
     }
@@ -134,14 +151,16 @@ struct SemanticDiffTests {
 
     @Test("RuleSummary encodes /, ? and # under their own names")
     func ruleEncoding() throws {
-        let result = try diff(rules(#"[{"/": "/a"}]"#), rules(##"[{"/": "/a", "?": {"id": "?*"}, "#": "f", "exclude": true}]"##))
+        let result = try diff(
+            rules(#"[{"/": "/a"}]"#), rules(##"[{"/": "/a", "?": {"id": "?*"}, "#": "f", "exclude": true}]"##))
         let rule = try #require(result.apps.first?.changed.first?.after)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let text = String(decoding: try encoder.encode(rule), as: UTF8.self)
         #expect(
             text
-                == ##"{"#":"f","/":"/a","?":{"id":"?*"},"caseSensitive":true,"exclude":true,"location":"applinks.details[0].components[0]","percentEncoded":true,"source":"components"}"##)
+                == ##"{"#":"f","/":"/a","?":{"id":"?*"},"caseSensitive":true,"exclude":true,"location":"applinks.details[0].components[0]","percentEncoded":true,"source":"components"}"##
+        )
         #expect(rule.description == ##"{"/": "/a", "?": {"id": "?*"}, "#": "f", "exclude": true}"##)
     }
 }

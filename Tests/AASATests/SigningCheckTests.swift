@@ -1,7 +1,7 @@
+import AASA
 // SigningCheck warns about legal but probably unintended signatures.
 import Foundation
 import Testing
-import AASA
 
 @Suite("Signing checks")
 struct SigningCheckTests {
@@ -9,23 +9,28 @@ struct SigningCheckTests {
 
     @Test("a good identity, small JSON and SHA-256 give no warning")
     func noWarnings() throws {
-        let checks = SigningCheck.checks(content: Self.json, identity: try PKI.identity("leaf-rsa"), options: SigningOptions(), at: Times.y2025)
+        let checks = SigningCheck.checks(
+            content: Self.json, identity: try PKI.identity("leaf-rsa"), options: SigningOptions(), at: Times.y2025)
         #expect(checks.isEmpty)
     }
 
     @Test("an expired signer certificate is reported")
     func expiredCertificate() throws {
         let identity = try PKI.identity("leaf-expired")
-        let checks = SigningCheck.checks(content: Self.json, identity: identity, options: SigningOptions(), at: Times.y2025)
+        let checks = SigningCheck.checks(
+            content: Self.json, identity: identity, options: SigningOptions(), at: Times.y2025)
         #expect(checks == [.certificateNotValid(identity.certificate.info, at: Times.y2025)])
         #expect(checks.first?.description.contains("expired at 2016-01-01T00:00:00Z") == true)
         // ...but not while it was valid.
-        #expect(SigningCheck.checks(content: Self.json, identity: identity, options: SigningOptions(), at: Times.june2015).isEmpty)
+        #expect(
+            SigningCheck.checks(content: Self.json, identity: identity, options: SigningOptions(), at: Times.june2015)
+                .isEmpty)
     }
 
     @Test("the default time is now: leaf-expired is reported without a time")
     func defaultTimeIsNow() throws {
-        let checks = SigningCheck.checks(content: Self.json, identity: try PKI.identity("leaf-expired"), options: SigningOptions())
+        let checks = SigningCheck.checks(
+            content: Self.json, identity: try PKI.identity("leaf-expired"), options: SigningOptions())
         #expect(checks.count == 1)
         guard case .certificateNotValid = checks.first else {
             Issue.record("expected certificateNotValid, got \(checks)")
@@ -36,7 +41,8 @@ struct SigningCheckTests {
     @Test("a not-yet-valid signer certificate is reported")
     func notYetValidCertificate() throws {
         let identity = try PKI.identity("leaf-not-yet-valid")
-        let checks = SigningCheck.checks(content: Self.json, identity: identity, options: SigningOptions(), at: Times.y2025)
+        let checks = SigningCheck.checks(
+            content: Self.json, identity: identity, options: SigningOptions(), at: Times.y2025)
         #expect(checks == [.certificateNotValid(identity.certificate.info, at: Times.y2025)])
         #expect(checks.first?.description.contains("not valid until 2090-01-01T00:00:00Z") == true)
     }
@@ -46,7 +52,8 @@ struct SigningCheckTests {
         let identity = try PKI.identity("leaf-rsa")
         let exact = Inputs.largeJSON(size: SigningCheck.maximumContentSize)
         #expect(exact.count == 131_072)
-        #expect(SigningCheck.checks(content: exact, identity: identity, options: SigningOptions(), at: Times.y2025).isEmpty)
+        #expect(
+            SigningCheck.checks(content: exact, identity: identity, options: SigningOptions(), at: Times.y2025).isEmpty)
         let over = Inputs.largeJSON(size: SigningCheck.maximumContentSize + 1)
         let checks = SigningCheck.checks(content: over, identity: identity, options: SigningOptions(), at: Times.y2025)
         #expect(checks == [.contentTooLarge(bytes: 131_073)])
@@ -56,7 +63,8 @@ struct SigningCheckTests {
     @Test("content that is not JSON is reported", arguments: ["", "hello", "{\"a\": ", "<html/>"])
     func notJSON(text: String) throws {
         let checks = SigningCheck.checks(
-            content: Data(text.utf8), identity: try PKI.identity("leaf-rsa"), options: SigningOptions(), at: Times.y2025)
+            content: Data(text.utf8), identity: try PKI.identity("leaf-rsa"), options: SigningOptions(), at: Times.y2025
+        )
         #expect(checks.count == 1)
         guard case .contentNotJSON = checks.first else {
             Issue.record("expected contentNotJSON, got \(checks)")
@@ -68,7 +76,8 @@ struct SigningCheckTests {
     func signedContentIsNotJSON() throws {
         let identity = try PKI.identity("leaf-rsa")
         let signed = try identity.sign(Self.json)
-        let checks = SigningCheck.checks(content: signed, identity: identity, options: SigningOptions(), at: Times.y2025)
+        let checks = SigningCheck.checks(
+            content: signed, identity: identity, options: SigningOptions(), at: Times.y2025)
         #expect(checks.count == 1)
         #expect(checks.first?.description.contains("not JSON") == true)
     }
@@ -76,7 +85,8 @@ struct SigningCheckTests {
     @Test("SHA-1 is reported, other digests are not", arguments: DigestAlgorithm.allCases)
     func weakDigest(digest: DigestAlgorithm) throws {
         let checks = SigningCheck.checks(
-            content: Self.json, identity: try PKI.identity("leaf-rsa"), options: SigningOptions(digest: digest), at: Times.y2025)
+            content: Self.json, identity: try PKI.identity("leaf-rsa"), options: SigningOptions(digest: digest),
+            at: Times.y2025)
         #expect(checks == (digest == .sha1 ? [.weakDigest] : []))
     }
 
@@ -84,7 +94,8 @@ struct SigningCheckTests {
     func severalProblems() throws {
         let identity = try PKI.identity("leaf-expired")
         let content = Data(repeating: 0x41, count: 200_000)
-        let checks = SigningCheck.checks(content: content, identity: identity, options: SigningOptions(digest: .sha1), at: Times.y2025)
+        let checks = SigningCheck.checks(
+            content: content, identity: identity, options: SigningOptions(digest: .sha1), at: Times.y2025)
         #expect(checks.count == 4)
         #expect(checks.contains(.weakDigest))
         #expect(checks.contains(.contentTooLarge(bytes: 200_000)))

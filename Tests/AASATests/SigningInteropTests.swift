@@ -1,8 +1,8 @@
+import AASA
 // Our RSA signatures are byte-for-byte what `openssl smime -sign -noattr -nodetach` writes
 // (RSA PKCS#1 v1.5 is deterministic and -noattr leaves out the signing time).
 import Foundation
 import Testing
-import AASA
 
 @Suite("Signing: byte-identical to openssl smime -sign")
 struct SigningInteropTests {
@@ -155,9 +155,10 @@ struct SigningInteropTests {
     @Test("the chain comes before the signer certificate, as with -certfile")
     func chainPrecedesSigner() throws {
         let message = try SignedData(data: PKI.identity("leaf-rsa").sign(Data("{}".utf8)))
-        #expect(message.certificates.map(\.info.subject) == [
-            try PKI.certificate("intermediate-ca.pem").info.subject, "CN=example.com",
-        ])
+        #expect(
+            message.certificates.map(\.info.subject) == [
+                try PKI.certificate("intermediate-ca.pem").info.subject, "CN=example.com",
+            ])
         #expect(message.certificates[1].info.serialNumber == "3001")
         let signer = try #require(message.signerInfos.first)
         #expect(signer.serialNumber == "3001")
@@ -218,7 +219,8 @@ struct SigningInteropTests {
                 let ours = try identity.sign(input.bytes, options: SigningOptions(binary: binary))
                 let theirs = try OpenSSL.sign(input.bytes, cliRequest(withChain: true, binary: binary), in: scratch)
                 #expect(ours == theirs, "\(input.name)")
-                #expect(ours == (try PKI.identity("leaf-rsa").sign(input.bytes, options: SigningOptions(binary: binary))))
+                #expect(
+                    ours == (try PKI.identity("leaf-rsa").sign(input.bytes, options: SigningOptions(binary: binary))))
             }
         }
     }

@@ -7,7 +7,9 @@ import Testing
 /// verified content and signer are byte-identical to the original. Never a crash.
 @Suite("Tamper and adversarial inputs")
 struct TamperTests {
-    static let content = Data("{\n  \"applinks\": {\n    \"details\": [{\"appIDs\": [\"ABCDE12345.com.example.app\"], \"components\": [{\"/\": \"/a/*\"}]}]\n  }\n}\n".utf8)
+    static let content = Data(
+        "{\n  \"applinks\": {\n    \"details\": [{\"appIDs\": [\"ABCDE12345.com.example.app\"], \"components\": [{\"/\": \"/a/*\"}]}]\n  }\n}\n"
+            .utf8)
 
     /// A signed fixture (RSA leaf + chain, the legacy recipe), the verifier, and its valid result.
     static func fixture() throws -> (signed: Data, verifier: Verifier, content: Data, signer: CertificateInfo) {
@@ -20,7 +22,9 @@ struct TamperTests {
     }
 
     /// The property every mutation must keep.
-    static func expectSafe(_ mutated: Data, _ f: (signed: Data, verifier: Verifier, content: Data, signer: CertificateInfo), _ what: String) {
+    static func expectSafe(
+        _ mutated: Data, _ f: (signed: Data, verifier: Verifier, content: Data, signer: CertificateInfo), _ what: String
+    ) {
         let result = f.verifier.verify(mutated)
         if result.isValid {
             #expect(result.content == f.content, "\(what): valid with different content")
@@ -42,7 +46,8 @@ struct TamperTests {
                 if result.isValid {
                     validAfterChange += 1
                     #expect(result.content == f.content, "byte \(position) = \(value): valid with different content")
-                    #expect(result.signers.first == f.signer, "byte \(position) = \(value): valid with a different signer")
+                    #expect(
+                        result.signers.first == f.signer, "byte \(position) = \(value): valid with a different signer")
                 } else {
                     #expect(result.content == nil)
                 }
@@ -51,7 +56,8 @@ struct TamperTests {
         // Some bytes do not matter (e.g. inside the unsigned certificate of the intermediate's
         // extensions is still signed, but BER length forms and unused bits may be lenient):
         // whatever they are, they never changed the verified content or signer (checked above).
-        #expect(validAfterChange < f.signed.count / 4, "suspiciously many changes left the file valid: \(validAfterChange)")
+        #expect(
+            validAfterChange < f.signed.count / 4, "suspiciously many changes left the file valid: \(validAfterChange)")
     }
 
     @Test("every truncation fails")
@@ -84,9 +90,13 @@ struct TamperTests {
             // Two signers (openssl cms), then break the second signature's last byte.
             let input = try scratch.write(Self.content, to: "in.json")
             try OpenSSL.succeed(
-                ["cms", "-sign", "-nodetach", "-noattr", "-outform", "DER", "-in", input, "-out", scratch.file("two.p7m").path,
-                 "-signer", Paths.cert("leaf-rsa.pem"), "-inkey", Paths.cert("leaf-rsa.key"),
-                 "-signer", Paths.cert("leaf-ec.pem"), "-inkey", Paths.cert("leaf-ec.key"), "-certfile", Paths.cert("chain.pem")],
+                [
+                    "cms", "-sign", "-nodetach", "-noattr", "-outform", "DER", "-in", input, "-out",
+                    scratch.file("two.p7m").path,
+                    "-signer", Paths.cert("leaf-rsa.pem"), "-inkey", Paths.cert("leaf-rsa.key"),
+                    "-signer", Paths.cert("leaf-ec.pem"), "-inkey", Paths.cert("leaf-ec.key"), "-certfile",
+                    Paths.cert("chain.pem"),
+                ],
                 in: scratch)
             let two = try scratch.read("two.p7m")
             let verifier = try PKI.verifier()
@@ -108,21 +118,38 @@ struct TamperTests {
             // CA "A" issued by "B" and "B" issued by "A": the chain builder must stop.
             func run(_ arguments: [String]) throws { try OpenSSL.succeed(arguments, in: scratch) }
             for name in ["a", "b", "leaf"] {
-                try run(["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", scratch.file("\(name).key").path])
+                try run([
+                    "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out",
+                    scratch.file("\(name).key").path,
+                ])
             }
-            let ext = try scratch.write(Data("basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign\n".utf8), to: "ca.ext")
-            let leafExt = try scratch.write(Data("basicConstraints=CA:FALSE\nsubjectAltName=DNS:example.com\nextendedKeyUsage=serverAuth\n".utf8), to: "leaf.ext")
+            let ext = try scratch.write(
+                Data("basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign\n".utf8), to: "ca.ext")
+            let leafExt = try scratch.write(
+                Data("basicConstraints=CA:FALSE\nsubjectAltName=DNS:example.com\nextendedKeyUsage=serverAuth\n".utf8),
+                to: "leaf.ext")
             for (subject, key) in [("a", "a"), ("b", "b"), ("leaf", "leaf")] {
-                try run(["req", "-new", "-key", scratch.file("\(key).key").path, "-subj", "/CN=\(subject == "leaf" ? "example.com" : "Loop CA \(subject)")", "-out", scratch.file("\(subject).csr").path])
+                try run([
+                    "req", "-new", "-key", scratch.file("\(key).key").path, "-subj",
+                    "/CN=\(subject == "leaf" ? "example.com" : "Loop CA \(subject)")", "-out",
+                    scratch.file("\(subject).csr").path,
+                ])
             }
             // A signed by B's key, B signed by A's key, leaf signed by A's key.
             func issue(_ subject: String, by issuer: String, ext: String) throws {
-                try run(["x509", "-req", "-in", scratch.file("\(subject).csr").path, "-CA", scratch.file("\(issuer)-self.pem").path,
-                         "-CAkey", scratch.file("\(issuer).key").path, "-set_serial", "\(Int.random(in: 1000...9999))", "-days", "3650",
-                         "-extfile", ext, "-out", scratch.file("\(subject).pem").path])
+                try run([
+                    "x509", "-req", "-in", scratch.file("\(subject).csr").path, "-CA",
+                    scratch.file("\(issuer)-self.pem").path,
+                    "-CAkey", scratch.file("\(issuer).key").path, "-set_serial", "\(Int.random(in: 1000...9999))",
+                    "-days", "3650",
+                    "-extfile", ext, "-out", scratch.file("\(subject).pem").path,
+                ])
             }
             for name in ["a", "b"] {  // temporary self-signed certificates give x509 -req its issuer names
-                try run(["req", "-x509", "-key", scratch.file("\(name).key").path, "-subj", "/CN=Loop CA \(name)", "-days", "3650", "-out", scratch.file("\(name)-self.pem").path])
+                try run([
+                    "req", "-x509", "-key", scratch.file("\(name).key").path, "-subj", "/CN=Loop CA \(name)", "-days",
+                    "3650", "-out", scratch.file("\(name)-self.pem").path,
+                ])
             }
             try issue("a", by: "b", ext: ext)
             try issue("b", by: "a", ext: ext)
@@ -130,8 +157,11 @@ struct TamperTests {
             let chain = try scratch.read("a.pem") + scratch.read("b.pem")
             let chainPath = try scratch.write(chain, to: "loop-chain.pem")
             let input = try scratch.write(Self.content, to: "in.json")
-            try run(["smime", "-sign", "-nodetach", "-noattr", "-outform", "DER", "-in", input, "-signer", scratch.file("leaf.pem").path,
-                     "-inkey", scratch.file("leaf.key").path, "-certfile", chainPath, "-out", scratch.file("loop.p7m").path])
+            try run([
+                "smime", "-sign", "-nodetach", "-noattr", "-outform", "DER", "-in", input, "-signer",
+                scratch.file("leaf.pem").path,
+                "-inkey", scratch.file("leaf.key").path, "-certfile", chainPath, "-out", scratch.file("loop.p7m").path,
+            ])
             let result = try PKI.verifier().verify(try scratch.read("loop.p7m"))
             #expect(result.verdict.code == "untrusted", "\(result.verdict)")
         }
@@ -143,13 +173,18 @@ struct TamperTests {
         // (certificates only), which still parses as SignedData with no signer.
         try withScratchDirectory { scratch in
             let pem = try PKI.data("leaf-rsa.pem")
-            let many = try scratch.write(Data(repeating: 0, count: 0) + Data((0..<300).flatMap { _ in pem }), to: "many.pem")
-            try OpenSSL.succeed(["crl2pkcs7", "-nocrl", "-certfile", many, "-outform", "DER", "-out", scratch.file("many.p7c").path], in: scratch)
+            let many = try scratch.write(
+                Data(repeating: 0, count: 0) + Data((0..<300).flatMap { _ in pem }), to: "many.pem")
+            try OpenSSL.succeed(
+                ["crl2pkcs7", "-nocrl", "-certfile", many, "-outform", "DER", "-out", scratch.file("many.p7c").path],
+                in: scratch)
             let data = try scratch.read("many.p7c")
             #expect(throws: AASAError.self) { try SignedData(data: data, encoding: .der) }
             let detection = FileKindDetector.detect(data)
             #expect(detection.kind == .unknown)
-            #expect(detection.detail?.contains("more than the limit of 256") == true, "\(String(describing: detection.detail))")
+            #expect(
+                detection.detail?.contains("more than the limit of 256") == true,
+                "\(String(describing: detection.detail))")
             #expect(!(try PKI.verifier().verify(data).isValid))
             // With a higher limit it parses (and is certificates-only: not signed).
             let parsed = try SignedData(data: data, encoding: .der, maximumCertificates: 1000)
@@ -162,9 +197,13 @@ struct TamperTests {
         try withScratchDirectory { scratch in
             let input = try scratch.write(Self.content, to: "in.json")
             try OpenSSL.succeed(
-                ["cms", "-sign", "-nodetach", "-noattr", "-econtent_type", "1.2.840.113549.1.9.16.1.4", "-outform", "DER", "-in", input,
-                 "-signer", Paths.cert("leaf-rsa.pem"), "-inkey", Paths.cert("leaf-rsa.key"), "-certfile", Paths.cert("chain.pem"),
-                 "-out", scratch.file("tst.p7m").path],
+                [
+                    "cms", "-sign", "-nodetach", "-noattr", "-econtent_type", "1.2.840.113549.1.9.16.1.4", "-outform",
+                    "DER", "-in", input,
+                    "-signer", Paths.cert("leaf-rsa.pem"), "-inkey", Paths.cert("leaf-rsa.key"), "-certfile",
+                    Paths.cert("chain.pem"),
+                    "-out", scratch.file("tst.p7m").path,
+                ],
                 in: scratch)
             let result = try PKI.verifier().verify(try scratch.read("tst.p7m"))
             #expect(!result.isValid)
@@ -177,8 +216,10 @@ struct TamperTests {
         try withScratchDirectory { scratch in
             let input = try scratch.write(Self.content, to: "in.json")
             try OpenSSL.succeed(
-                ["smime", "-sign", "-noattr", "-outform", "DER", "-in", input, "-signer", Paths.cert("leaf-rsa.pem"),
-                 "-inkey", Paths.cert("leaf-rsa.key"), "-out", scratch.file("detached.p7s").path],
+                [
+                    "smime", "-sign", "-noattr", "-outform", "DER", "-in", input, "-signer", Paths.cert("leaf-rsa.pem"),
+                    "-inkey", Paths.cert("leaf-rsa.key"), "-out", scratch.file("detached.p7s").path,
+                ],
                 in: scratch)
             let result = try PKI.verifier().verify(try scratch.read("detached.p7s"))
             #expect(result.verdict.code == "malformed", "\(result.verdict)")

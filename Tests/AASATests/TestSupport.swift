@@ -1,3 +1,5 @@
+import AASA
+import AASATestSupport
 // Shared helpers for the AASA library tests: where the fixtures are, a scratch directory per
 // test, the `openssl` CLI as an oracle, and loaders for the test PKI in certs/.
 //
@@ -6,8 +8,6 @@
 // compared against what the `openssl` CLI says about the same files.
 import Foundation
 import Testing
-import AASA
-import AASATestSupport
 
 // MARK: - Paths
 
@@ -98,7 +98,9 @@ enum OpenSSL {
 
     /// Runs `openssl arguments…` and throws (with its stderr) unless it exits 0.
     @discardableResult
-    static func succeed(_ arguments: [String], stdin: Data? = nil, in directory: ScratchDirectory) throws -> CommandResult {
+    static func succeed(_ arguments: [String], stdin: Data? = nil, in directory: ScratchDirectory) throws
+        -> CommandResult
+    {
         let result = try run(arguments, stdin: stdin, in: directory)
         guard result.succeeded else {
             throw TestSupportError(
@@ -131,7 +133,8 @@ enum OpenSSL {
         let input = try directory.write(content, to: "content-\(tag)")
         let output = directory.file("signed-\(tag)").path
         var arguments = [
-            request.tool.rawValue, "-sign", "-inkey", request.key, "-signer", request.signer, "-in", input, "-out", output,
+            request.tool.rawValue, "-sign", "-inkey", request.key, "-signer", request.signer, "-in", input, "-out",
+            output,
         ]
         if let certfile = request.certfile { arguments += ["-certfile", certfile] }
         if let passin = request.passin { arguments += ["-passin", passin] }
@@ -253,7 +256,8 @@ enum Inputs {
         var index = 0
         let closingOverhead = "  \"pad\": \"\"\n}\n".utf8.count
         while true {
-            let line = "  \"key\(String(format: "%06d", index))\": \"value number \(index) of a large AASA-like file\",\n"
+            let line =
+                "  \"key\(String(format: "%06d", index))\": \"value number \(index) of a large AASA-like file\",\n"
             if text.utf8.count + line.utf8.count + closingOverhead > size { break }
             text += line
             index += 1

@@ -1,8 +1,8 @@
+import AASATestSupport
 // The universal-link matcher: every rule of docs/matching.md, as tables of pattern, URL and
 // verdict, plus real files from the corpus (Tests/Fixtures/corpus) with verdicts derived by hand.
 import Foundation
 import Testing
-import AASATestSupport
 
 @testable import AASA
 
@@ -31,7 +31,8 @@ private enum Doc {
     static func paths(_ paths: [String], defaults: String? = nil) -> String {
         let list = paths.map(json).joined(separator: ", ")
         let defaultsText = defaults.map { "\"defaults\": \($0), " } ?? ""
-        return "{\"applinks\": {\(defaultsText)\"apps\": [], \"details\": [{\"appID\": \"\(app)\", \"paths\": [\(list)]}]}}"
+        return
+            "{\"applinks\": {\(defaultsText)\"apps\": [], \"details\": [{\"appID\": \"\(app)\", \"paths\": [\(list)]}]}}"
     }
 
     static func json(_ text: String) -> String {
@@ -61,9 +62,11 @@ struct URLMatcherTests {
         arguments: [
             ("/docs/*", "/docs", true), ("/docs/*", "/docs/", true), ("/docs/*", "/docs/a/b", true),
             ("/docs/*", "/docsearch", false), ("/docs/*", "https://example.com/docs", true),
-            ("/docs", "/docs/", true), ("/docs/", "/docs", true), ("/docs//", "/docs", true), ("/docs", "/docs//", true),
+            ("/docs", "/docs/", true), ("/docs/", "/docs", true), ("/docs//", "/docs", true),
+            ("/docs", "/docs//", true),
             ("docs", "/docs", true), ("docs/*", "/docs/x", true), ("docs/*", "/docs", true), ("$(digit)", "/7", true),
-            ("/", "https://example.com", true), ("/", "https://example.com/", true), ("/", "https://example.com?x#y", true),
+            ("/", "https://example.com", true), ("/", "https://example.com/", true),
+            ("/", "https://example.com?x#y", true),
             ("/", "/a", false), ("/*", "https://example.com", true), ("*", "https://example.com", true),
             ("*", "/any/thing/at/all", true), ("/a", "/ab", false), ("/b", "/ab", false), ("/a", "/a?x=1#f", true),
             ("/a?c", "/abc", true), ("/a?c", "/ac", false), ("/a?c", "/abbc", false), ("/a*c", "/a/b/c", true),
@@ -82,7 +85,8 @@ struct URLMatcherTests {
         arguments: [
             // (applinks.defaults, entry defaults, rule, URL, matches)  for "/Help/*"
             (nil, nil, nil, "/Help/x", true), (nil, nil, nil, "/help/x", false), (false, nil, nil, "/help/X", true),
-            (false, true, nil, "/help/x", false), (false, true, nil, "/Help/x", true), (false, true, false, "/HELP/x", true),
+            (false, true, nil, "/help/x", false), (false, true, nil, "/Help/x", true),
+            (false, true, false, "/HELP/x", true),
             (nil, false, nil, "/HELP/X", true), (nil, false, true, "/help/x", false), (true, nil, false, "/hElP", true),
             (true, true, true, "/HELP", false), (false, false, false, "/hElP/a", true),
         ] as [(Bool?, Bool?, Bool?, String, Bool)])
@@ -144,7 +148,8 @@ struct URLMatcherTests {
         let json = Doc.components(rules)
         #expect(try Doc.verdict(json, "/?a%20b=x%26y#%C3%BC") == .match)
         #expect(try Doc.verdict(json, "/?a%20b=x&y#%C3%BC") == .noMatch)  // "&" splits items
-        #expect(try Doc.verdict(Doc.components("[{\"?\": \"q=a b\", \"percentEncoded\": false}]"), "/?q=a%20b") == .match)
+        #expect(
+            try Doc.verdict(Doc.components("[{\"?\": \"q=a b\", \"percentEncoded\": false}]"), "/?q=a%20b") == .match)
         #expect(try Doc.verdict(Doc.components("[{\"?\": \"q=a b\"}]"), "/?q=a%20b") == .noMatch)
         #expect(try Doc.verdict(Doc.components("[{\"?\": {\"a%20b\": \"1\"}}]"), "/?a%20b=1") == .match)
     }
@@ -168,13 +173,16 @@ struct URLMatcherTests {
         "a query dictionary: every item must match; missing or '='-less items are the empty string; every repeat must match",
         arguments: [
             ("{\"id\": \"?*\"}", "/p?id=5", true), ("{\"id\": \"?*\"}", "/p?id=", false),
-            ("{\"id\": \"?*\"}", "/p?id", false), ("{\"id\": \"?*\"}", "/p", false), ("{\"id\": \"?*\"}", "/p?x=1", false),
+            ("{\"id\": \"?*\"}", "/p?id", false), ("{\"id\": \"?*\"}", "/p", false),
+            ("{\"id\": \"?*\"}", "/p?x=1", false),
             ("{\"id\": \"*\"}", "/p", true), ("{\"id\": \"*\"}", "/p?other=1", true), ("{\"id\": \"\"}", "/p?id", true),
-            ("{\"id\": \"\"}", "/p?id=", true), ("{\"id\": \"\"}", "/p?id=1", false), ("{\"id\": \"1\"}", "/p?id=1&id=1", true),
+            ("{\"id\": \"\"}", "/p?id=", true), ("{\"id\": \"\"}", "/p?id=1", false),
+            ("{\"id\": \"1\"}", "/p?id=1&id=1", true),
             ("{\"id\": \"1\"}", "/p?id=1&id=2", false), ("{\"id\": \"1\"}", "/p?id=2&id=1", false),
             ("{\"id\": \"?*\"}", "/p?id=1&id", false), ("{\"id\": \"1\", \"x\": \"?\"}", "/p?x=a&id=1", true),
             ("{\"id\": \"1\", \"x\": \"?\"}", "/p?id=1", false), ("{\"q\": \"a=b\"}", "/p?q=a=b", true),
-            ("{\"id\": \"1\"}", "/p?&&id=1&", true), ("{\"id\": \"1\"}", "/p?ID=1", false), ("{\"id\": \"1\"}", "/p?xid=1", false),
+            ("{\"id\": \"1\"}", "/p?&&id=1&", true), ("{\"id\": \"1\"}", "/p?ID=1", false),
+            ("{\"id\": \"1\"}", "/p?xid=1", false),
             ("{\"id\": \"1\"}", "/p?id=1#id=2", true), ("{}", "/p?anything", true),
             // A value that is not a string: iOS ignores the whole dictionary.
             ("{\"id\": 5}", "/p?id=zzz", true), ("{\"id\": \"1\", \"n\": null}", "/p", true),
@@ -215,15 +223,21 @@ struct URLMatcherTests {
     @Test(
         "built-in variables: one character of a class, or one region or language code",
         arguments: [
-            ("/$(alpha)", "/a", true), ("/$(alpha)", "/Z", true), ("/$(alpha)", "/1", false), ("/$(alpha)", "/ab", false),
-            ("/$(alpha)", "/", false), ("/$(alpha)", "/%C3%A9", false), ("/$(upper)", "/A", true), ("/$(upper)", "/a", false),
+            ("/$(alpha)", "/a", true), ("/$(alpha)", "/Z", true), ("/$(alpha)", "/1", false),
+            ("/$(alpha)", "/ab", false),
+            ("/$(alpha)", "/", false), ("/$(alpha)", "/%C3%A9", false), ("/$(upper)", "/A", true),
+            ("/$(upper)", "/a", false),
             ("/$(lower)", "/a", true), ("/$(lower)", "/A", false), ("/$(alnum)", "/7", true), ("/$(alnum)", "/q", true),
-            ("/$(alnum)", "/-", false), ("/$(digit)", "/7", true), ("/$(digit)", "/a", false), ("/$(digit)", "/12", false),
-            ("/$(xdigit)", "/f", true), ("/$(xdigit)", "/F", true), ("/$(xdigit)", "/9", true), ("/$(xdigit)", "/g", false),
+            ("/$(alnum)", "/-", false), ("/$(digit)", "/7", true), ("/$(digit)", "/a", false),
+            ("/$(digit)", "/12", false),
+            ("/$(xdigit)", "/f", true), ("/$(xdigit)", "/F", true), ("/$(xdigit)", "/9", true),
+            ("/$(xdigit)", "/g", false),
             ("/$(region)/x", "/US/x", true), ("/$(region)/x", "/419/x", true), ("/$(region)/x", "/us/x", false),
             ("/$(region)/x", "/U1/x", false), ("/$(region)/x", "/USA/x", false), ("/$(region)/*", "/GB", true),
-            ("/$(lang)/docs", "/en/docs", true), ("/$(lang)/docs", "/fr/docs", true), ("/$(lang)/docs", "/haw/docs", true),
-            ("/$(lang)/docs", "/EN/docs", false), ("/$(lang)/docs", "/e1/docs", false), ("/$(lang)/docs", "/docs", false),
+            ("/$(lang)/docs", "/en/docs", true), ("/$(lang)/docs", "/fr/docs", true),
+            ("/$(lang)/docs", "/haw/docs", true),
+            ("/$(lang)/docs", "/EN/docs", false), ("/$(lang)/docs", "/e1/docs", false),
+            ("/$(lang)/docs", "/docs", false),
             ("/$(lang)_$(region)/*", "/en_US/x", true), ("/$(lang)_$(region)/*", "/en-US/x", false),
             ("/$(lang)_$(region)/*", "/en_US", true), ("/*$(digit)", "/abc7", true), ("/*$(digit)", "/abc", false),
             ("/$(digit)*$(digit)", "/1/a/b/2", true), ("/$(lang)*", "/english", true), ("/$(lang)?", "/enx", true),
@@ -246,12 +260,17 @@ struct URLMatcherTests {
         "custom variables: values may hold * and ?, not variables; they shadow built-ins",
         arguments: [
             ("/$(food)", "/taco", true), ("/$(food)", "/burrito", true), ("/$(food)", "/tacos", false),
-            ("/$(food)", "/bx", true), ("/$(food)", "/b/long/x", true), ("/$(food)", "/cat", true), ("/$(food)", "/ct", false),
+            ("/$(food)", "/bx", true), ("/$(food)", "/b/long/x", true), ("/$(food)", "/cat", true),
+            ("/$(food)", "/ct", false),
             ("/$(food)", "/", true), ("/menu/$(food)", "/menu/", true), ("/menu/$(food)", "/menu", true),
-            ("/$(food)/order", "/order", false), ("/$(food)/order", "//order", true), ("/$(food)/order", "/taco/order", true),
-            ("/$(food)$(food)", "/tacotaco", true), ("/$(food)$(food)", "/tacobx", true), ("/$(food)-$(food)", "/taco-", true),
-            ("/$(dir)", "/a", true), ("/$(dir)", "/a/", true), ("/x/$(dir)", "/x/a", true), ("/$(nested)", "/$(food)", true),
-            ("/$(nested)", "/taco", false), ("/$(digit)", "/1", false), ("/$(digit)", "/one", true), ("/$(none)", "/", false),
+            ("/$(food)/order", "/order", false), ("/$(food)/order", "//order", true),
+            ("/$(food)/order", "/taco/order", true),
+            ("/$(food)$(food)", "/tacotaco", true), ("/$(food)$(food)", "/tacobx", true),
+            ("/$(food)-$(food)", "/taco-", true),
+            ("/$(dir)", "/a", true), ("/$(dir)", "/a/", true), ("/x/$(dir)", "/x/a", true),
+            ("/$(nested)", "/$(food)", true),
+            ("/$(nested)", "/taco", false), ("/$(digit)", "/1", false), ("/$(digit)", "/one", true),
+            ("/$(none)", "/", false),
             ("/$(none)", "/x", false), ("/$(food)", "/TACO", false),
         ])
     func customVariables(pattern: String, url: String, matches: Bool) throws {
@@ -302,7 +321,8 @@ struct URLMatcherTests {
     @Test(
         "rules in order: the first whose components all match wins; exclude stops the scan",
         arguments: [
-            ("/a/b", AppVerdict.Verdict.exclude), ("/a/c", .exclude), ("/a", .exclude), ("/b/1", .match), ("/b/x", .exclude),
+            ("/a/b", AppVerdict.Verdict.exclude), ("/a/c", .exclude), ("/a", .exclude), ("/b/1", .match),
+            ("/b/x", .exclude),
             ("/c", .noMatch), ("/b/2?keep", .match),
         ])
     func ruleOrderAndExclude(url: String, verdict: AppVerdict.Verdict) throws {
@@ -349,7 +369,8 @@ struct URLMatcherTests {
 
     @Test("an entry with neither components nor paths matches nothing, and says so")
     func entryWithoutRules() throws {
-        let json = "{\"applinks\": {\"details\": [{\"appIDs\": [\"A.app\"]}, {\"appIDs\": [\"A.app\"], \"paths\": [\"*\"]}]}}"
+        let json =
+            "{\"applinks\": {\"details\": [{\"appIDs\": [\"A.app\"]}, {\"appIDs\": [\"A.app\"], \"paths\": [\"*\"]}]}}"
         let result = try Doc.matcher(json).evaluate("/a", explain: true)
         #expect(result.apps.map(\.verdict) == [.noMatch])
         #expect(result.apps[0].explanation?.entry == "applinks.details[0]")
@@ -391,7 +412,8 @@ struct URLMatcherTests {
     @Test(
         "legacy paths: NOT excludes, the first hit stops, * matches everything",
         arguments: [
-            (["NOT /a/*", "/a/b", "*"], "/a/b", AppVerdict.Verdict.exclude), (["NOT /a/*", "/a/b", "*"], "/a", .exclude),
+            (["NOT /a/*", "/a/b", "*"], "/a/b", AppVerdict.Verdict.exclude),
+            (["NOT /a/*", "/a/b", "*"], "/a", .exclude),
             (["NOT /a/*", "/a/b", "*"], "/b", .match), (["/a/b", "NOT /a/*"], "/a/b", .match),
             (["/a/b", "NOT /a/*"], "/a/c", .exclude), (["/a/b", "NOT /a/*"], "/c", .noMatch), (["/x"], "/y", .noMatch),
             (["*"], "/", .match), (["*"], "https://example.com", .match), (["/p"], "/p?x=1#y", .match),
@@ -460,7 +482,8 @@ struct URLMatcherTests {
     @Test(
         "URLs that cannot be parsed give an error and no apps",
         arguments: [
-            "", "example.com/x", "https:/x", "https:x", "https:///x", "https://a b/x", "/a%zz", "/a%2", "/a%", "mailto:a@b.c",
+            "", "example.com/x", "https:/x", "https:x", "https:///x", "https://a b/x", "/a%zz", "/a%2", "/a%",
+            "mailto:a@b.c",
             "?x=1", "#f", "1http://e.com/", " /a",
         ])
     func unparseable(url: String) throws {
@@ -554,7 +577,8 @@ struct URLMatcherTests {
             """
             [{"/": "/a", "?": {"x": "1"}}, {"/": "/b", "?": {"x": "1", "y": "2"}, "#": "f"}]
             """)
-        let explanation = try #require(try Doc.matcher(json).evaluate("/b?x=1&y=3#f", explain: true).apps[0].explanation)
+        let explanation = try #require(
+            try Doc.matcher(json).evaluate("/b?x=1&y=3#f", explain: true).apps[0].explanation)
         #expect(
             explanation
                 == MatchExplanation(
@@ -567,7 +591,8 @@ struct URLMatcherTests {
     @Test("explain a legacy miss: the first positive path, against the raw path")
     func explainLegacyMiss() throws {
         let explanation = try #require(
-            try Doc.matcher(Doc.paths(["NOT /x", "/help/*", "/b"])).evaluate("/a%20b", explain: true).apps[0].explanation)
+            try Doc.matcher(Doc.paths(["NOT /x", "/help/*", "/b"])).evaluate("/a%20b", explain: true).apps[0]
+                .explanation)
         #expect(explanation.rule == "applinks.details[0].paths[1]")
         #expect(explanation.failedComponent == "/")
         #expect(explanation.value == "/a%20b")
@@ -583,7 +608,8 @@ struct URLMatcherTests {
             "/*?*?*?*?*?*?*?*?*?*?*?*?*b", "/$(lang)*$(lang)*$(lang)*$(lang)*$(lang)*b",
         ])
     func adversarial(pattern: String) throws {
-        let json = Doc.components("[{\"/\": \(Doc.json(pattern))}]", variables: "{\"v\": [\"*a\", \"a*\", \"*aa*\", \"?\"]}")
+        let json = Doc.components(
+            "[{\"/\": \(Doc.json(pattern))}]", variables: "{\"v\": [\"*a\", \"a*\", \"*aa*\", \"?\"]}")
         let matcher = try Doc.matcher(json)
         let input = "/" + String(repeating: "a", count: 20_000)
         #expect(matcher.evaluate(input).apps[0].verdict == .noMatch)
@@ -598,12 +624,16 @@ struct URLMatcherTests {
     func enginesAgree(pattern: String) {
         let glob = CompiledPattern.compile(pattern, kind: .other, caseSensitive: true, variables: [:])
         // The same pattern through the automaton, forced by a one-value variable.
-        let viaNFA = CompiledPattern.compile(pattern + "$(empty)", kind: .other, caseSensitive: true, variables: ["empty": [""]])
+        let viaNFA = CompiledPattern.compile(
+            pattern + "$(empty)", kind: .other, caseSensitive: true, variables: ["empty": [""]])
         guard case .glob = glob.main, case .nfa = viaNFA.main else {
             Issue.record("unexpected engines")
             return
         }
-        let inputs = ["", "a", "b", "ab", "ba", "abc", "aXc", "a/x/b", "/x/", "é", "éé", "ée", "xé", "é1", "1é", "1a", "1/a", "aab", "😀😀"]
+        let inputs = [
+            "", "a", "b", "ab", "ba", "abc", "aXc", "a/x/b", "/x/", "é", "éé", "ée", "xé", "é1", "1é", "1a", "1/a",
+            "aab", "😀😀",
+        ]
         for input in inputs {
             let bytes = Array(input.utf8)
             let expected = bytes.withUnsafeBufferPointer { glob.matches($0) }
@@ -618,46 +648,127 @@ struct URLMatcherTests {
         "real files from the corpus, verdicts derived by hand",
         arguments: [
             // organicmaps: ["NOT /googleplay", "/??????????*"] for three apps.
-            ("organicmaps_url-processor_public-aasa-json.json", "https://omaps.app/googleplay", [AppVerdict.Verdict.exclude, .exclude, .exclude], nil as String?, true),
-            ("organicmaps_url-processor_public-aasa-json.json", "https://omaps.app/googleplay/", [.exclude, .exclude, .exclude], nil, true),
-            ("organicmaps_url-processor_public-aasa-json.json", "https://omaps.app/googleplay?id=1", [.exclude, .exclude, .exclude], nil, true),
-            ("organicmaps_url-processor_public-aasa-json.json", "https://omaps.app/Umse5f0H8a/Madrid", [.match, .match, .match], "9Z6432XD7L.app.organicmaps", false),
-            ("organicmaps_url-processor_public-aasa-json.json", "https://omaps.app/googleplayX", [.match, .match, .match], "9Z6432XD7L.app.organicmaps", false),
-            ("organicmaps_url-processor_public-aasa-json.json", "https://omaps.app/short", [.noMatch, .noMatch, .noMatch], nil, false),
-            ("organicmaps_url-processor_public-aasa-json.json", "https://omaps.app/123456789", [.noMatch, .noMatch, .noMatch], nil, false),
-            ("organicmaps_url-processor_public-aasa-json.json", "https://omaps.app/1234567890", [.match, .match, .match], "9Z6432XD7L.app.organicmaps", false),
-            ("organicmaps_url-processor_public-aasa-json.json", "https://omaps.app/%D0%9C%D0%BE", [.match, .match, .match], "9Z6432XD7L.app.organicmaps", false),
+            (
+                "organicmaps_url-processor_public-aasa-json.json", "https://omaps.app/googleplay",
+                [AppVerdict.Verdict.exclude, .exclude, .exclude], nil as String?, true
+            ),
+            (
+                "organicmaps_url-processor_public-aasa-json.json", "https://omaps.app/googleplay/",
+                [.exclude, .exclude, .exclude], nil, true
+            ),
+            (
+                "organicmaps_url-processor_public-aasa-json.json", "https://omaps.app/googleplay?id=1",
+                [.exclude, .exclude, .exclude], nil, true
+            ),
+            (
+                "organicmaps_url-processor_public-aasa-json.json", "https://omaps.app/Umse5f0H8a/Madrid",
+                [.match, .match, .match], "9Z6432XD7L.app.organicmaps", false
+            ),
+            (
+                "organicmaps_url-processor_public-aasa-json.json", "https://omaps.app/googleplayX",
+                [.match, .match, .match], "9Z6432XD7L.app.organicmaps", false
+            ),
+            (
+                "organicmaps_url-processor_public-aasa-json.json", "https://omaps.app/short",
+                [.noMatch, .noMatch, .noMatch], nil, false
+            ),
+            (
+                "organicmaps_url-processor_public-aasa-json.json", "https://omaps.app/123456789",
+                [.noMatch, .noMatch, .noMatch], nil, false
+            ),
+            (
+                "organicmaps_url-processor_public-aasa-json.json", "https://omaps.app/1234567890",
+                [.match, .match, .match], "9Z6432XD7L.app.organicmaps", false
+            ),
+            (
+                "organicmaps_url-processor_public-aasa-json.json", "https://omaps.app/%D0%9C%D0%BE",
+                [.match, .match, .match], "9Z6432XD7L.app.organicmaps", false
+            ),
             // artsy 2023: NOTs, then "*"; webcredentials apps are not applinks apps.
-            ("artsy_artsy-eigen-web-association_aasa-json-2023.json", "https://www.artsy.net/artist/banksy", [.match], "23KMWZ572J.net.artsy.artsy", false),
-            ("artsy_artsy-eigen-web-association_aasa-json-2023.json", "https://www.artsy.net/login", [.exclude], nil, true),
-            ("artsy_artsy-eigen-web-association_aasa-json-2023.json", "https://www.artsy.net/news", [.exclude], nil, true),
-            ("artsy_artsy-eigen-web-association_aasa-json-2023.json", "https://www.artsy.net/news/a-story", [.exclude], nil, true),
-            ("artsy_artsy-eigen-web-association_aasa-json-2023.json", "https://www.artsy.net/newsletter", [.match], "23KMWZ572J.net.artsy.artsy", false),
-            ("artsy_artsy-eigen-web-association_aasa-json-2023.json", "https://www.artsy.net/editorial", [.exclude], nil, true),
-            ("artsy_artsy-eigen-web-association_aasa-json-2023.json", "https://www.artsy.net/gender-equality-now", [.exclude], nil, true),
-            ("artsy_artsy-eigen-web-association_aasa-json-2023.json", "https://www.artsy.net/Login", [.match], "23KMWZ572J.net.artsy.artsy", false),
-            ("artsy_artsy-eigen-web-association_aasa-json-2023.json", "https://www.artsy.net/#", [.match], "23KMWZ572J.net.artsy.artsy", false),
+            (
+                "artsy_artsy-eigen-web-association_aasa-json-2023.json", "https://www.artsy.net/artist/banksy",
+                [.match], "23KMWZ572J.net.artsy.artsy", false
+            ),
+            (
+                "artsy_artsy-eigen-web-association_aasa-json-2023.json", "https://www.artsy.net/login", [.exclude], nil,
+                true
+            ),
+            (
+                "artsy_artsy-eigen-web-association_aasa-json-2023.json", "https://www.artsy.net/news", [.exclude], nil,
+                true
+            ),
+            (
+                "artsy_artsy-eigen-web-association_aasa-json-2023.json", "https://www.artsy.net/news/a-story",
+                [.exclude], nil, true
+            ),
+            (
+                "artsy_artsy-eigen-web-association_aasa-json-2023.json", "https://www.artsy.net/newsletter", [.match],
+                "23KMWZ572J.net.artsy.artsy", false
+            ),
+            (
+                "artsy_artsy-eigen-web-association_aasa-json-2023.json", "https://www.artsy.net/editorial", [.exclude],
+                nil, true
+            ),
+            (
+                "artsy_artsy-eigen-web-association_aasa-json-2023.json", "https://www.artsy.net/gender-equality-now",
+                [.exclude], nil, true
+            ),
+            (
+                "artsy_artsy-eigen-web-association_aasa-json-2023.json", "https://www.artsy.net/Login", [.match],
+                "23KMWZ572J.net.artsy.artsy", false
+            ),
+            (
+                "artsy_artsy-eigen-web-association_aasa-json-2023.json", "https://www.artsy.net/#", [.match],
+                "23KMWZ572J.net.artsy.artsy", false
+            ),
             // nkmrh: the legacy dictionary form.
-            ("nkmrh_handoff_aasa-txt-2015.json", "/wwdc/news/", [.match], "QA8AV789YN.jp.hajimenakamura.blog.handoff", false),
-            ("nkmrh_handoff_aasa-txt-2015.json", "/wwdc/news", [.match], "QA8AV789YN.jp.hajimenakamura.blog.handoff", false),
-            ("nkmrh_handoff_aasa-txt-2015.json", "/videos/wwdc/2015/123", [.match], "QA8AV789YN.jp.hajimenakamura.blog.handoff", false),
+            (
+                "nkmrh_handoff_aasa-txt-2015.json", "/wwdc/news/", [.match],
+                "QA8AV789YN.jp.hajimenakamura.blog.handoff", false
+            ),
+            (
+                "nkmrh_handoff_aasa-txt-2015.json", "/wwdc/news", [.match], "QA8AV789YN.jp.hajimenakamura.blog.handoff",
+                false
+            ),
+            (
+                "nkmrh_handoff_aasa-txt-2015.json", "/videos/wwdc/2015/123", [.match],
+                "QA8AV789YN.jp.hajimenakamura.blog.handoff", false
+            ),
             ("nkmrh_handoff_aasa-txt-2015.json", "/videos/wwdc/2016/1", [.noMatch], nil, false),
             // chayev: two apps with overlapping paths; appclips apps are not applinks apps.
             ("chayev_webpage-sandbox_aasa.json", "/Tyf3/abc", [.match, .match], "HFN2K4N6YW.io.suadeo.app", false),
             ("chayev_webpage-sandbox_aasa.json", "/AfPF/x", [.noMatch, .match], "HFN2K4N6YW.io.suadeo.app.dev", false),
             ("chayev_webpage-sandbox_aasa.json", "/tyf3/abc", [.noMatch, .noMatch], nil, false),
             ("chayev_webpage-sandbox_aasa-missingAppID.json", "/Tyf3/abc", [], nil, false),
-            ("GoogleChromeLabs_web-based-payment-app-example_public-aasa.json", "/pay", [.match, .match], "EQHXZ8M8AV.com.google.Bobbucks.dev", false),
-            ("GoogleChromeLabs_web-based-payment-app-example_public-aasa.json", "/pay/", [.match, .match], "EQHXZ8M8AV.com.google.Bobbucks.dev", false),
-            ("GoogleChromeLabs_web-based-payment-app-example_public-aasa.json", "/payment", [.noMatch, .noMatch], nil, false),
+            (
+                "GoogleChromeLabs_web-based-payment-app-example_public-aasa.json", "/pay", [.match, .match],
+                "EQHXZ8M8AV.com.google.Bobbucks.dev", false
+            ),
+            (
+                "GoogleChromeLabs_web-based-payment-app-example_public-aasa.json", "/pay/", [.match, .match],
+                "EQHXZ8M8AV.com.google.Bobbucks.dev", false
+            ),
+            (
+                "GoogleChromeLabs_web-based-payment-app-example_public-aasa.json", "/payment", [.noMatch, .noMatch],
+                nil, false
+            ),
             // Expensify: "/#/settings" can never match a path.
             ("Expensify_App_aasa-json.json", "https://new.expensify.com/#/settings", [.noMatch], nil, false),
-            ("escrichov_mobile-universal-linking_aasa-txt.json", "https://example.com", [.match, .match], "beta", false),
+            (
+                "escrichov_mobile-universal-linking_aasa-txt.json", "https://example.com", [.match, .match], "beta",
+                false
+            ),
             ("escrichov_mobile-universal-linking_aasa-txt.json", "/test", [.match, .match], "beta", false),
             ("escrichov_mobile-universal-linking_aasa-txt.json", "/other", [.noMatch, .noMatch], nil, false),
             ("guardian_support-frontend_public-aasa-json.json", "/", [], nil, false),
-            ("element-hq_element-call_public-aasa-json.json", "/room/#/abc?x", [.match, .match, .match], "7J4U792NQT.io.element.elementx", false),
-            ("vensan7888_vensan7888.github.io_wellknown-aasa-p7m-named.json", "/KCfn/x", [.noMatch, .match, .match, .noMatch, .noMatch], "Q4G4ZRQT26.com.uob.mightyth.sit", false),
+            (
+                "element-hq_element-call_public-aasa-json.json", "/room/#/abc?x", [.match, .match, .match],
+                "7J4U792NQT.io.element.elementx", false
+            ),
+            (
+                "vensan7888_vensan7888.github.io_wellknown-aasa-p7m-named.json", "/KCfn/x",
+                [.noMatch, .match, .match, .noMatch, .noMatch], "Q4G4ZRQT26.com.uob.mightyth.sit", false
+            ),
         ])
     func corpus(file: String, url: String, verdicts: [AppVerdict.Verdict], appID: String?, excluded: Bool) throws {
         let data = try Data(contentsOf: realPlain.appendingPathComponent(file))
@@ -685,10 +796,12 @@ struct URLMatcherTests {
 
     @Test("artsy 2023 explains which NOT excluded the URL")
     func artsyExplain() throws {
-        let data = try Data(contentsOf: realPlain.appendingPathComponent("artsy_artsy-eigen-web-association_aasa-json-2023.json"))
+        let data = try Data(
+            contentsOf: realPlain.appendingPathComponent("artsy_artsy-eigen-web-association_aasa-json-2023.json"))
         let matcher = URLMatcher(document: try AASADocument(json: data))
         #expect(matcher.appIDs == ["23KMWZ572J.net.artsy.artsy"])
-        let explanation = try #require(matcher.evaluate("https://www.artsy.net/video/1", explain: true).apps[0].explanation)
+        let explanation = try #require(
+            matcher.evaluate("https://www.artsy.net/video/1", explain: true).apps[0].explanation)
         #expect(explanation.rule == "applinks.details[0].paths[21]")
         #expect(explanation.summary.contains("NOT /video/*"))
     }
@@ -697,7 +810,9 @@ struct URLMatcherTests {
     func verdictsAgreeWithEvaluate() throws {
         var documents: [AASADocument] = []
         for input in Inputs.corpusPlain {
-            if let document = try? AASADocument(json: input.bytes), document.appLinks != nil { documents.append(document) }
+            if let document = try? AASADocument(json: input.bytes), document.appLinks != nil {
+                documents.append(document)
+            }
         }
         try #require(documents.count >= 10, "the corpus is missing: \(documents.count) documents")
         var verdicts: [AppVerdict.Verdict] = [.exclude]  // emptied by every call
@@ -705,7 +820,9 @@ struct URLMatcherTests {
         for document in documents {
             let matcher = URLMatcher(document: document)
             let probes = ProbeURLGenerator().probes(for: [document]).urls
-            let extra = ["", "no-scheme", "https://", "https://example.com/%", "https://example.com/é ü?q=%ZZ#frag", "/"]
+            let extra = [
+                "", "no-scheme", "https://", "https://example.com/%", "https://example.com/é ü?q=%ZZ#frag", "/",
+            ]
             for url in probes + extra {
                 let error = matcher.verdicts(for: url, into: &verdicts)
                 let result = matcher.evaluate(url)

@@ -1,8 +1,8 @@
+import AASA
 // Every VerificationVerdict, reached on purpose, with its reason checked. Trust is the test
 // root only (no system roots), and the time is fixed wherever validity matters.
 import Foundation
 import Testing
-import AASA
 
 @Suite("Verifier verdicts")
 struct VerifierVerdictTests {
@@ -83,7 +83,8 @@ struct VerifierVerdictTests {
                 let output = scratch.file("certs.\(outform)").path
                 try OpenSSL.succeed(
                     [
-                        "crl2pkcs7", "-nocrl", "-certfile", Paths.cert("leaf-rsa.pem"), "-certfile", Paths.cert("chain.pem"),
+                        "crl2pkcs7", "-nocrl", "-certfile", Paths.cert("leaf-rsa.pem"), "-certfile",
+                        Paths.cert("chain.pem"),
                         "-outform", outform, "-out", output,
                     ], in: scratch)
                 let result = try verifier().verify(Data(contentsOf: URL(fileURLWithPath: output)))
@@ -96,17 +97,22 @@ struct VerifierVerdictTests {
     struct OtherPKCS7Command: Sendable, CustomTestStringConvertible {
         var options: [String]
         var recipients: [String] = []
-        var testDescription: String { (options + recipients.map { ($0 as NSString).lastPathComponent }).joined(separator: " ") }
+        var testDescription: String {
+            (options + recipients.map { ($0 as NSString).lastPathComponent }).joined(separator: " ")
+        }
     }
 
     @Test(
         "PKCS#7 that is not SignedData is notSigned",
         arguments: [
-            OtherPKCS7Command(options: ["cms", "-encrypt", "-aes256", "-outform", "DER"], recipients: [Paths.cert("leaf-rsa.pem")]),
+            OtherPKCS7Command(
+                options: ["cms", "-encrypt", "-aes256", "-outform", "DER"], recipients: [Paths.cert("leaf-rsa.pem")]),
             OtherPKCS7Command(options: ["cms", "-data_create", "-outform", "DER"]),
             OtherPKCS7Command(options: ["cms", "-digest_create", "-outform", "DER"]),
-            OtherPKCS7Command(options: ["smime", "-encrypt", "-aes256", "-outform", "DER"], recipients: [Paths.cert("leaf-rsa.pem")]),
-            OtherPKCS7Command(options: ["smime", "-encrypt", "-aes256", "-outform", "PEM"], recipients: [Paths.cert("leaf-rsa.pem")]),
+            OtherPKCS7Command(
+                options: ["smime", "-encrypt", "-aes256", "-outform", "DER"], recipients: [Paths.cert("leaf-rsa.pem")]),
+            OtherPKCS7Command(
+                options: ["smime", "-encrypt", "-aes256", "-outform", "PEM"], recipients: [Paths.cert("leaf-rsa.pem")]),
             OtherPKCS7Command(options: ["smime", "-encrypt", "-aes256"], recipients: [Paths.cert("leaf-rsa.pem")]),
         ])
     func otherPKCS7IsNotSigned(command: OtherPKCS7Command) throws {
@@ -178,7 +184,9 @@ struct VerifierVerdictTests {
 
     // Without -outform, `openssl smime -sign` writes multipart/signed, whose first MIME part is
     // the content: that one verifies (issue #12; PolicyFixtureTests).
-    @Test("a detached signature (openssl smime -sign without -nodetach) is malformed", arguments: ["DER", "PEM"] as [String?])
+    @Test(
+        "a detached signature (openssl smime -sign without -nodetach) is malformed",
+        arguments: ["DER", "PEM"] as [String?])
     func detachedSignatureIsMalformed(outform: String?) throws {
         try withScratchDirectory { scratch in
             var request = OpenSSL.SignRequest(certfile: Paths.cert("chain.pem"))
@@ -197,7 +205,8 @@ struct VerifierVerdictTests {
             let output = scratch.file("out.der").path
             try OpenSSL.succeed(
                 [
-                    "cms", "-sign", "-nodetach", "-binary", "-in", input, "-inkey", Paths.cert("leaf-rsa.key"), "-signer",
+                    "cms", "-sign", "-nodetach", "-binary", "-in", input, "-inkey", Paths.cert("leaf-rsa.key"),
+                    "-signer",
                     Paths.cert("leaf-rsa.pem"), "-certfile", Paths.cert("chain.pem"), "-econtent_type", "1.2.3.4.5",
                     "-outform", "DER", "-out", output,
                 ], in: scratch)
@@ -251,7 +260,9 @@ struct VerifierVerdictTests {
         let spliced = twinSigned.prefix(twinSigned.count - 256) + leafSigned.suffix(256)
         #expect(spliced != twinSigned && spliced != leafSigned)
         let message = try SignedData(data: spliced)
-        #expect(message.certificates.last?.info.sha256Fingerprint == (try PKI.certificate("leaf-rsa-twin.pem").info.sha256Fingerprint))
+        #expect(
+            message.certificates.last?.info.sha256Fingerprint
+                == (try PKI.certificate("leaf-rsa-twin.pem").info.sha256Fingerprint))
         let result = try verifier().verify(spliced)
         result.expect("tampered")
         // Both originals are fine on their own.
@@ -370,7 +381,8 @@ struct VerifierVerdictTests {
 
     @Test("a self-signed signer trusted explicitly is valid")
     func acceptsTrustedSelfSignedSigner() throws {
-        let trust = try TrustStore(TrustConfiguration(useSystemRoots: false, anchorFiles: [Paths.cert("self-signed.pem")]))
+        let trust = try TrustStore(
+            TrustConfiguration(useSystemRoots: false, anchorFiles: [Paths.cert("self-signed.pem")]))
         let result = Verifier(trust: trust, options: VerificationOptions(time: Times.y2025))
             .verify(try signed(by: "self-signed", withChain: false))
         result.expect("valid")
@@ -379,14 +391,16 @@ struct VerifierVerdictTests {
     @Test("an empty trust store trusts nothing")
     func emptyTrustStoreTrustsNothing() throws {
         let trust = try TrustStore(TrustConfiguration(useSystemRoots: false))
-        let result = Verifier(trust: trust, options: VerificationOptions(time: Times.y2025)).verify(try signed(by: "leaf-rsa"))
+        let result = Verifier(trust: trust, options: VerificationOptions(time: Times.y2025)).verify(
+            try signed(by: "leaf-rsa"))
         result.expect("untrusted")
     }
 
     @Test("the test root is not a system root: with system roots only, leaf-rsa is untrusted")
     func systemRootsDoNotTrustTheTestPKI() throws {
         let trust = try TrustStore(TrustConfiguration(useSystemRoots: true))
-        let result = Verifier(trust: trust, options: VerificationOptions(time: Times.y2025)).verify(try signed(by: "leaf-rsa"))
+        let result = Verifier(trust: trust, options: VerificationOptions(time: Times.y2025)).verify(
+            try signed(by: "leaf-rsa"))
         result.expect("untrusted")
     }
 
@@ -427,7 +441,8 @@ struct VerifierVerdictTests {
 
     @Test("trusting only the intermediate fails without allowPartialChain and passes with it")
     func partialChain() throws {
-        let trust = try TrustStore(TrustConfiguration(useSystemRoots: false, anchorFiles: [Paths.cert("intermediate-ca.pem")]))
+        let trust = try TrustStore(
+            TrustConfiguration(useSystemRoots: false, anchorFiles: [Paths.cert("intermediate-ca.pem")]))
         let data = try signed(by: "leaf-rsa")
         let strict = Verifier(trust: trust, options: VerificationOptions(time: Times.y2025)).verify(data)
         strict.expect("untrusted")
@@ -495,7 +510,8 @@ struct VerifierVerdictTests {
 
     @Test("rejectsWrongPurpose: leaf-rsa for smimeSign")
     func rejectsServerCertificateForSMIME() throws {
-        let result = try verifier(VerificationOptions(purpose: .smimeSign, time: Times.y2025)).verify(signed(by: "leaf-rsa"))
+        let result = try verifier(VerificationOptions(purpose: .smimeSign, time: Times.y2025)).verify(
+            signed(by: "leaf-rsa"))
         result.expect("wrong-purpose", reasonContains: "smimesign")
         guard case .wrongPurpose(let purpose, _, _) = result.verdict else { return }
         #expect(purpose == .smimeSign)
@@ -539,14 +555,16 @@ struct VerifierVerdictTests {
             ("aexample.com", false), ("a.example.org", false),
         ])
     func wildcardHost(host: String, matches: Bool) throws {
-        let result = try verifier(VerificationOptions(time: Times.y2025, hostname: host)).verify(signed(by: "leaf-wildcard"))
+        let result = try verifier(VerificationOptions(time: Times.y2025, hostname: host)).verify(
+            signed(by: "leaf-wildcard"))
         result.expect(matches ? "valid" : "host-mismatch")
     }
 
     @Test("leaf-other-domain does not match example.com but matches its own name")
     func otherDomain() throws {
         let data = try signed(by: "leaf-other-domain")
-        try verifier(VerificationOptions(time: Times.y2025, hostname: "example.com")).verify(data).expect("host-mismatch")
+        try verifier(VerificationOptions(time: Times.y2025, hostname: "example.com")).verify(data).expect(
+            "host-mismatch")
         try verifier(VerificationOptions(time: Times.y2025, hostname: "other.example.org")).verify(data).expect("valid")
     }
 
@@ -563,7 +581,9 @@ struct VerifierVerdictTests {
         #expect(certificate.notAfter == Times.january2030)
     }
 
-    @Test("leaf-short-lived (31 days left) is valid with 10 or 30 required days, expiring with 32", arguments: [(10, true), (30, true), (32, false)])
+    @Test(
+        "leaf-short-lived (31 days left) is valid with 10 or 30 required days, expiring with 32",
+        arguments: [(10, true), (30, true), (32, false)])
     func expiringSoonThreshold(days: Int, valid: Bool) throws {
         let options = VerificationOptions(time: Times.december2029, minimumDaysValid: days)
         try verifier(options).verify(signed(by: "leaf-short-lived")).expect(valid ? "valid" : "expiring-soon")

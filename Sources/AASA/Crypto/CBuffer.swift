@@ -1,5 +1,5 @@
-import Foundation
 internal import CAASACrypto
+import Foundation
 
 extension Data {
     /// Takes the bytes of a C-owned buffer: copies them and frees (and zeroes) the buffer.

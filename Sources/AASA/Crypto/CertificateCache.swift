@@ -1,5 +1,5 @@
-import Foundation
 internal import CAASACrypto
+import Foundation
 
 /// Parsed certificates, kept by their DER bytes, so that files signed by the same chain parse
 /// and describe each certificate once.

@@ -1,5 +1,5 @@
-import Foundation
 internal import CAASACrypto
+import Foundation
 
 /// What a certificate says, as plain values.
 public struct CertificateInfo: Hashable, Sendable, Codable {
@@ -57,7 +57,8 @@ public struct CertificateInfo: Hashable, Sendable, Codable {
         func lines(_ text: UnsafeMutablePointer<CChar>?) -> [String]? {
             guard let text else { return nil }
             let string = String(cString: text)
-            return string.isEmpty ? [] : string.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            return string.isEmpty
+                ? [] : string.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         }
         func hex<T>(_ tuple: T) -> String {
             // "AB:CD:…" without String(format:), which costs more than the rest of the description.

@@ -1,5 +1,5 @@
-import Foundation
 internal import CAASACrypto
+import Foundation
 
 /// The contents of a PKCS#12 (.p12/.pfx) file: a private key, its certificate, and a chain.
 public struct PKCS12Bundle: Sendable {

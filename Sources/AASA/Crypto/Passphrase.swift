@@ -1,5 +1,5 @@
-import Foundation
 internal import CAASACrypto
+import Foundation
 
 /// A passphrase for an encrypted key or PKCS#12 bundle. Its bytes are wiped when it goes away.
 public final class Passphrase: @unchecked Sendable {

@@ -1,5 +1,5 @@
-import Foundation
 internal import CAASACrypto
+import Foundation
 
 /// A private key held by OpenSSL, freed when the last reference goes away.
 public final class PrivateKey: Sendable {

@@ -1,5 +1,5 @@
-import Foundation
 internal import CAASACrypto
+import Foundation
 
 /// An X.509 certificate, held by OpenSSL and described by ``info``.
 public final class X509Certificate: Sendable, CustomStringConvertible {

@@ -22,7 +22,9 @@ public enum FileKindDetector {
     /// ``detect(_:limits:)``, also giving the parsed document of a `json` file (what
     /// `limits.jsonParser.parse` gives for its bytes after any byte-order mark), so that a
     /// caller does not parse it again.
-    static func detect(_ data: Data, cache: CertificateCache?, limits: InputLimits = .default, json: inout JSONNode?) -> Detection {
+    static func detect(_ data: Data, cache: CertificateCache?, limits: InputLimits = .default, json: inout JSONNode?)
+        -> Detection
+    {
         let bytes = [UInt8](data.prefix(3))
         let hasBOM = bytes == [0xEF, 0xBB, 0xBF]
         guard !data.isEmpty else { return Detection(kind: .unknown, detail: "empty file", hasBOM: false) }
@@ -68,7 +70,8 @@ public enum FileKindDetector {
         let head = data.prefix(16 * 1024)
         // Bytes, not Characters: Swift reads "\r\n" as one Character.
         let trimmed = head.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }
-        for label in ["PKCS7", "PKCS #7 SIGNED DATA", "CMS"] where trimmed.starts(with: Array("-----BEGIN \(label)-----".utf8)) {
+        for label in ["PKCS7", "PKCS #7 SIGNED DATA", "CMS"]
+        where trimmed.starts(with: Array("-----BEGIN \(label)-----".utf8)) {
             return .pem
         }
         if let mediaType = MIMEHeaders.contentType(of: head),
@@ -123,7 +126,8 @@ public enum FileKindDetector {
             let looksLikeJSON = first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
             return Detection(
                 kind: .unknown,
-                detail: looksLikeJSON ? "looks like JSON but does not parse: \(error)" : "neither JSON (\(error)) nor PKCS#7",
+                detail: looksLikeJSON
+                    ? "looks like JSON but does not parse: \(error)" : "neither JSON (\(error)) nor PKCS#7",
                 hasBOM: hasBOM)
         } catch {
             return Detection(kind: .unknown, detail: "\(error)", hasBOM: hasBOM)

@@ -7,9 +7,11 @@ enum MIMEHeaders {
     static func contentType(of head: Data) -> String? {
         // A header block starts with a header name; anything else (JSON's "{", white space)
         // is decided here, without splitting the whole head into lines.
-        guard let first = head.first, first >= 0x80 || first == UInt8(ascii: "-")
-            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first)
-            || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first)
+        guard let first = head.first,
+            first >= 0x80 || first == UInt8(ascii: "-")
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
+                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first)
+                || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first)
         else { return nil }
         var lines: [Substring] = []
         // Split the bytes at LF and drop a CR before it: Swift reads "\r\n" as one Character.

@@ -190,7 +190,12 @@ struct DocumentBuilder {
                     rule.query = .items(
                         items.map { item in
                             let itemPath = memberPath.appending(item.key)
-                            return (item.key, item.value.stringValue.map { Located($0, path: itemPath, position: item.value.location) })
+                            return (
+                                item.key,
+                                item.value.stringValue.map {
+                                    Located($0, path: itemPath, position: item.value.location)
+                                }
+                            )
                         })
                 } else {
                     mismatch(member.value, memberPath, expected: "string or object of strings")

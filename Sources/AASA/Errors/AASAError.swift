@@ -135,6 +135,7 @@ extension AASAError {
             code = .internalError
         case .CAASA_ERR_TRUST_LOAD: code = .trustStoreFailed
         }
-        return AASAError(code, reason, openSSLErrors: openSSLErrors ?? OpenSSLErrorQueue.drain(), file: file, line: line)
+        return AASAError(
+            code, reason, openSSLErrors: openSSLErrors ?? OpenSSLErrorQueue.drain(), file: file, line: line)
     }
 }

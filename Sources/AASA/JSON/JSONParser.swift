@@ -74,13 +74,17 @@ private struct Reader {
         var stack: [Frame] = []
         while true {
             skipWhitespace()
-            guard index < bytes.count else { throw fail(stack.isEmpty ? "no JSON value (empty input)" : "unexpected end of input") }
+            guard index < bytes.count else {
+                throw fail(stack.isEmpty ? "no JSON value (empty input)" : "unexpected end of input")
+            }
             let start = location
             var completed: JSONNode
             switch bytes[index] {
             case UInt8(ascii: "["):
                 index += 1
-                guard stack.count < maximumDepth else { throw fail("nesting deeper than \(maximumDepth) levels", at: start) }
+                guard stack.count < maximumDepth else {
+                    throw fail("nesting deeper than \(maximumDepth) levels", at: start)
+                }
                 skipWhitespace()
                 if peek(UInt8(ascii: "]")) {
                     index += 1
@@ -91,7 +95,9 @@ private struct Reader {
                 }
             case UInt8(ascii: "{"):
                 index += 1
-                guard stack.count < maximumDepth else { throw fail("nesting deeper than \(maximumDepth) levels", at: start) }
+                guard stack.count < maximumDepth else {
+                    throw fail("nesting deeper than \(maximumDepth) levels", at: start)
+                }
                 skipWhitespace()
                 if peek(UInt8(ascii: "}")) {
                     index += 1
@@ -118,7 +124,9 @@ private struct Reader {
                 throw fail("comments are not allowed in JSON")
             case UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: ","):
                 throw fail(
-                    stack.isEmpty ? "unexpected \(describe(bytes[index]))" : "unexpected \(describe(bytes[index])): a value is missing (trailing comma?)")
+                    stack.isEmpty
+                        ? "unexpected \(describe(bytes[index]))"
+                        : "unexpected \(describe(bytes[index])): a value is missing (trailing comma?)")
             default:
                 throw fail("unexpected \(describe(bytes[index]))")
             }
@@ -137,10 +145,14 @@ private struct Reader {
                         completed = JSONNode(.array(frame.elements), at: frame.start)
                         continue
                     } else {
-                        throw fail(index < bytes.count ? "expected ',' or ']' in array, found \(describe(bytes[index]))" : "unterminated array (opened at \(stack[last].start))")
+                        throw fail(
+                            index < bytes.count
+                                ? "expected ',' or ']' in array, found \(describe(bytes[index]))"
+                                : "unterminated array (opened at \(stack[last].start))")
                     }
                 } else {
-                    stack[last].members.append(JSONMember(key: stack[last].key, keyLocation: stack[last].keyLocation, value: completed))
+                    stack[last].members.append(
+                        JSONMember(key: stack[last].key, keyLocation: stack[last].keyLocation, value: completed))
                     if peek(UInt8(ascii: ",")) {
                         index += 1
                         skipWhitespace()
@@ -153,7 +165,10 @@ private struct Reader {
                         completed = JSONNode(.object(frame.members), at: frame.start)
                         continue
                     } else {
-                        throw fail(index < bytes.count ? "expected ',' or '}' in object, found \(describe(bytes[index]))" : "unterminated object (opened at \(stack[last].start))")
+                        throw fail(
+                            index < bytes.count
+                                ? "expected ',' or '}' in object, found \(describe(bytes[index]))"
+                                : "unterminated object (opened at \(stack[last].start))")
                     }
                 }
                 break
@@ -166,7 +181,9 @@ private struct Reader {
         let keyLocation = location
         guard peek(UInt8(ascii: "\"")) else {
             if peek(UInt8(ascii: "}")) { throw fail("unexpected '}': a member is missing (trailing comma?)") }
-            throw fail(index < bytes.count ? "expected a string key, found \(describe(bytes[index]))" : "unexpected end of input")
+            throw fail(
+                index < bytes.count
+                    ? "expected a string key, found \(describe(bytes[index]))" : "unexpected end of input")
         }
         let key = try string()
         skipWhitespace()
@@ -287,15 +304,21 @@ private struct Reader {
         case UInt8(ascii: "u"):
             let high = try hex4()
             if (0xD800..<0xDC00).contains(high) {
-                guard bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                guard bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"),
+                    bytes[index + 1] == UInt8(ascii: "u")
+                else {
                     throw fail("unpaired UTF-16 surrogate \\u\(String(high, radix: 16))", at: start)
                 }
                 index += 2
                 let low = try hex4()
-                guard (0xDC00..<0xE000).contains(low) else { throw fail("unpaired UTF-16 surrogate \\u\(String(high, radix: 16))", at: start) }
+                guard (0xDC00..<0xE000).contains(low) else {
+                    throw fail("unpaired UTF-16 surrogate \\u\(String(high, radix: 16))", at: start)
+                }
                 return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))!
             }
-            guard let scalar = Unicode.Scalar(high) else { throw fail("unpaired UTF-16 surrogate \\u\(String(high, radix: 16))", at: start) }
+            guard let scalar = Unicode.Scalar(high) else {
+                throw fail("unpaired UTF-16 surrogate \\u\(String(high, radix: 16))", at: start)
+            }
             return scalar
         default:
             throw fail("invalid escape \\\(describe(byte))", at: start)

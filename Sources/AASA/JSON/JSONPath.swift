@@ -53,7 +53,8 @@ public struct JSONPath: Hashable, Sendable, Codable, CustomStringConvertible, Ex
     }
 
     private static func needsQuoting(_ key: String) -> Bool {
-        key.isEmpty || containsCharacterToEscape(key) || key.contains { $0 == "." || $0 == "[" || $0 == "]" || $0.isWhitespace }
+        key.isEmpty || containsCharacterToEscape(key)
+            || key.contains { $0 == "." || $0 == "[" || $0 == "]" || $0.isWhitespace }
     }
 
     public init(from decoder: any Decoder) throws {

@@ -78,7 +78,8 @@ public struct DeprecationReport: Sendable, Codable {
             if !verification.isValid {
                 diagnostics.insert(
                     Diagnostic(
-                        Self.signatureRule, "the signature does not verify (\(verification.verdict.code)): \(verification.verdict.reason ?? "")",
+                        Self.signatureRule,
+                        "the signature does not verify (\(verification.verdict.code)): \(verification.verdict.reason ?? "")",
                         at: .file, severity: .error),
                     at: 0)
             }
@@ -104,14 +105,17 @@ public struct DeprecationReport: Sendable, Codable {
     static func item(_ diagnostic: Diagnostic) -> Item? {
         let location = diagnostic.location.path.description
         func make(_ title: String, _ neededBy: String, _ nextStep: String) -> Item {
-            Item(rule: diagnostic.rule, severity: diagnostic.severity, location: location, title: title, neededBy: neededBy, nextStep: nextStep)
+            Item(
+                rule: diagnostic.rule, severity: diagnostic.severity, location: location, title: title,
+                neededBy: neededBy, nextStep: nextStep)
         }
         switch diagnostic.rule {
         case .signedFile:
             return make(
                 "The file is signed (PKCS#7, served as application/pkcs7-mime).",
                 "Only iOS 8, and serving over plain HTTP, ever needed a signature. iOS 9 and later read unsigned JSON over HTTPS.",
-                "Extract the JSON (`aasa extract FILE --lf -o apple-app-site-association`) and serve it unsigned as application/json.")
+                "Extract the JSON (`aasa extract FILE --lf -o apple-app-site-association`) and serve it unsigned as application/json."
+            )
         case .legacyAppsKey:
             return make(
                 "applinks.apps is present.",
@@ -126,7 +130,8 @@ public struct DeprecationReport: Sendable, Codable {
             return make(
                 "An entry uses paths instead of components.",
                 "iOS 12 and earlier read only paths; iOS 13 and later read components and ignore paths when both are present.",
-                "Add components with the same meaning (`NOT ` becomes exclude: true); keep paths only while supporting iOS 12.")
+                "Add components with the same meaning (`NOT ` becomes exclude: true); keep paths only while supporting iOS 12."
+            )
         case .legacyAppID:
             return make(
                 "An entry uses appID instead of appIDs.",
@@ -143,10 +148,14 @@ public struct DeprecationReport: Sendable, Codable {
         case Self.weakSignatureRule:
             return make(
                 diagnostic.message, "Verifiers that refuse SHA-1 or short keys reject the file.",
-                "Stop signing: serve the JSON unsigned; if a signature is still needed, re-sign with SHA-256 and a 2048-bit key.")
+                "Stop signing: serve the JSON unsigned; if a signature is still needed, re-sign with SHA-256 and a 2048-bit key."
+            )
         default:
             guard diagnostic.severity >= .warning else { return nil }
-            return make(diagnostic.message, diagnostic.severity == .error ? "iOS rejects or ignores this part." : "Probably not what was meant.", "See docs/rules.md#\(diagnostic.rule.rawValue).")
+            return make(
+                diagnostic.message,
+                diagnostic.severity == .error ? "iOS rejects or ignores this part." : "Probably not what was meant.",
+                "See docs/rules.md#\(diagnostic.rule.rawValue).")
         }
     }
 
@@ -156,9 +165,13 @@ public struct DeprecationReport: Sendable, Codable {
         var points: [GuidancePoint] = []
         points.append(
             GuidancePoint(
-                guidance: "Unsigned JSON", status: lint.kind.isSigned || lint.kind != .json && !lint.kind.isSigned ? .notMet : .met,
-                detail: lint.kind.isSigned ? "the file is PKCS#7 (\(lint.kind.rawValue))" : lint.kind == .json ? nil : "the file is \(lint.kind.rawValue)"))
-        points.append(GuidancePoint(guidance: "At most 128 KB", status: has(.fileTooLarge) ? .notMet : .met, detail: nil))
+                guidance: "Unsigned JSON",
+                status: lint.kind.isSigned || lint.kind != .json && !lint.kind.isSigned ? .notMet : .met,
+                detail: lint.kind.isSigned
+                    ? "the file is PKCS#7 (\(lint.kind.rawValue))"
+                    : lint.kind == .json ? nil : "the file is \(lint.kind.rawValue)"))
+        points.append(
+            GuidancePoint(guidance: "At most 128 KB", status: has(.fileTooLarge) ? .notMet : .met, detail: nil))
         let modern = !unparseable && !has(.legacyPaths) && !has(.legacyAppID) && !has(.legacyDetailsDictionary)
         points.append(
             GuidancePoint(
@@ -166,8 +179,12 @@ public struct DeprecationReport: Sendable, Codable {
                 detail: unparseable ? "the JSON does not parse" : nil))
         points.append(
             GuidancePoint(
-                guidance: "Served at https://DOMAIN/.well-known/apple-app-site-association as application/json, with no redirect",
-                status: .notCheckable, detail: "a hosting question, not answerable from the file: fetch it as Apple does (no redirect followed) and check the status and Content-Type"))
+                guidance:
+                    "Served at https://DOMAIN/.well-known/apple-app-site-association as application/json, with no redirect",
+                status: .notCheckable,
+                detail:
+                    "a hosting question, not answerable from the file: fetch it as Apple does (no redirect followed) and check the status and Content-Type"
+            ))
         return points
     }
 }

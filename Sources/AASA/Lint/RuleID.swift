@@ -1,6 +1,7 @@
 /// The identifier of a lint rule. These strings are a public contract (docs/rules.md): a rule
 /// keeps its ID for ever; new rules get new IDs.
-public struct RuleID: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible, ExpressibleByStringLiteral {
+public struct RuleID: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible, ExpressibleByStringLiteral
+{
     public let rawValue: String
 
     public init(rawValue: String) { self.rawValue = rawValue }
@@ -71,41 +72,75 @@ public enum RuleCatalogue {
 
     /// In documentation order.
     public static let all: [Entry] = [
-        Entry(id: .invalidJSON, severity: .error, summary: "The file is not valid JSON (comments and trailing commas included)."),
+        Entry(
+            id: .invalidJSON, severity: .error,
+            summary: "The file is not valid JSON (comments and trailing commas included)."),
         Entry(id: .rootNotObject, severity: .error, summary: "The top level is not an object."),
-        Entry(id: .byteOrderMark, severity: .warning, summary: "The file starts with a UTF-8 byte-order mark (U+FEFF)."),
-        Entry(id: .fileTooLarge, severity: .error, summary: "The file is over 128 KB (131,072 bytes) uncompressed, signed or not."),
-        Entry(id: .signedFile, severity: .deprecation, summary: "The file is PKCS#7 SignedData; only iOS 8 and plain-HTTP serving ever needed that."),
-        Entry(id: .unreadableSignedFile, severity: .error, summary: "PKCS#7 whose JSON cannot be read: damaged, detached, not SignedData, or content that is not JSON."),
-        Entry(id: .noKnownService, severity: .warning, summary: "None of applinks, webcredentials, appclips, activitycontinuation is present."),
+        Entry(
+            id: .byteOrderMark, severity: .warning, summary: "The file starts with a UTF-8 byte-order mark (U+FEFF)."),
+        Entry(
+            id: .fileTooLarge, severity: .error,
+            summary: "The file is over 128 KB (131,072 bytes) uncompressed, signed or not."),
+        Entry(
+            id: .signedFile, severity: .deprecation,
+            summary: "The file is PKCS#7 SignedData; only iOS 8 and plain-HTTP serving ever needed that."),
+        Entry(
+            id: .unreadableSignedFile, severity: .error,
+            summary: "PKCS#7 whose JSON cannot be read: damaged, detached, not SignedData, or content that is not JSON."
+        ),
+        Entry(
+            id: .noKnownService, severity: .warning,
+            summary: "None of applinks, webcredentials, appclips, activitycontinuation is present."),
         Entry(id: .unknownTopLevelKey, severity: .info, summary: "A top-level key other than the four services."),
-        Entry(id: .unknownKey, severity: .info, summary: "A key the format does not define, below the top level (outside components)."),
+        Entry(
+            id: .unknownKey, severity: .info,
+            summary: "A key the format does not define, below the top level (outside components)."),
         Entry(id: .wrongType, severity: .error, summary: "A known field has the wrong JSON type."),
-        Entry(id: .duplicateKey, severity: .warning, summary: "The same key twice in one JSON object (only one of the values is used)."),
+        Entry(
+            id: .duplicateKey, severity: .warning,
+            summary: "The same key twice in one JSON object (only one of the values is used)."),
         Entry(id: .emptyDetails, severity: .warning, summary: "applinks.details is empty."),
         Entry(id: .missingDetails, severity: .error, summary: "applinks has no details key."),
-        Entry(id: .legacyAppsKey, severity: .deprecation, summary: "applinks.apps is present (only iOS 12 and earlier need it)."),
+        Entry(
+            id: .legacyAppsKey, severity: .deprecation,
+            summary: "applinks.apps is present (only iOS 12 and earlier need it)."),
         Entry(id: .appsNotEmpty, severity: .error, summary: "applinks.apps is a non-empty array."),
         Entry(id: .legacyDetailsDictionary, severity: .deprecation, summary: "details is an object keyed by app ID."),
         Entry(id: .legacyPaths, severity: .deprecation, summary: "An entry has paths and no components."),
-        Entry(id: .pathsIgnoredWithComponents, severity: .warning, summary: "An entry has both paths and components (iOS 13+ ignores paths)."),
+        Entry(
+            id: .pathsIgnoredWithComponents, severity: .warning,
+            summary: "An entry has both paths and components (iOS 13+ ignores paths)."),
         Entry(id: .legacyAppID, severity: .deprecation, summary: "An entry has appID and no appIDs."),
         Entry(id: .appIDAndAppIDs, severity: .warning, summary: "An entry has both appID and appIDs."),
-        Entry(id: .notPrefixInComponents, severity: .error, summary: "A components \"/\" pattern starts with \"NOT \" (literal text there; use exclude)."),
+        Entry(
+            id: .notPrefixInComponents, severity: .error,
+            summary: "A components \"/\" pattern starts with \"NOT \" (literal text there; use exclude)."),
         Entry(id: .missingAppID, severity: .error, summary: "An entry has neither appID nor appIDs."),
         Entry(id: .emptyAppID, severity: .error, summary: "An empty app identifier."),
         Entry(id: .appIDWithoutBundle, severity: .warning, summary: "An app identifier without a \".\"."),
-        Entry(id: .appIDPrefixFormat, severity: .warning, summary: "The part before the first \".\" is not exactly 10 ASCII letters or digits (any service)."),
-        Entry(id: .duplicateAppID, severity: .warning, summary: "The same app identifier twice (across entries or inside one appIDs)."),
+        Entry(
+            id: .appIDPrefixFormat, severity: .warning,
+            summary: "The part before the first \".\" is not exactly 10 ASCII letters or digits (any service)."),
+        Entry(
+            id: .duplicateAppID, severity: .warning,
+            summary: "The same app identifier twice (across entries or inside one appIDs)."),
         Entry(id: .noRules, severity: .warning, summary: "An entry has neither components nor paths."),
-        Entry(id: .catchAllRule, severity: .warning, summary: "A components rule that matches every URL; a legacy \"*\" path is exempt."),
+        Entry(
+            id: .catchAllRule, severity: .warning,
+            summary: "A components rule that matches every URL; a legacy \"*\" path is exempt."),
         Entry(id: .unreachableRule, severity: .warning, summary: "A rule after a catch-all in the same entry."),
-        Entry(id: .unknownComponentKey, severity: .warning, summary: "A components key other than / ? # exclude comment caseSensitive percentEncoded."),
-        Entry(id: .queryValueNotString, severity: .error, summary: "A \"?\" dictionary value is not a string (iOS then ignores the whole dictionary)."),
+        Entry(
+            id: .unknownComponentKey, severity: .warning,
+            summary: "A components key other than / ? # exclude comment caseSensitive percentEncoded."),
+        Entry(
+            id: .queryValueNotString, severity: .error,
+            summary: "A \"?\" dictionary value is not a string (iOS then ignores the whole dictionary)."),
         Entry(id: .patternInDefaults, severity: .info, summary: "defaults holds /, ?, # or exclude."),
         Entry(id: .invalidVariableName, severity: .error, summary: "A substitution variable name contains $, ( or )."),
         Entry(id: .nestedVariable, severity: .error, summary: "A variable's value contains $(."),
-        Entry(id: .undefinedVariable, severity: .error, summary: "A pattern uses $(name) that is neither defined nor built in."),
+        Entry(
+            id: .undefinedVariable, severity: .error,
+            summary: "A pattern uses $(name) that is neither defined nor built in."),
         Entry(id: .emptyVariable, severity: .warning, summary: "A variable with an empty list."),
         Entry(id: .variableShadowsBuiltin, severity: .warning, summary: "A custom variable named like a built-in one."),
         Entry(id: .unterminatedVariable, severity: .error, summary: "$( without )."),

@@ -35,10 +35,12 @@ extension URLMatcher {
         let naming = "\(entry) (the first entry naming this app)"
         switch record.kind {
         case .none:
-            return MatchExplanation(entry: entry, summary: "\(naming) has neither components nor paths, so it matches no URL.")
+            return MatchExplanation(
+                entry: entry, summary: "\(naming) has neither components nor paths, so it matches no URL.")
         case .components:
             if record.count == 0 {
-                return MatchExplanation(entry: entry, summary: "\(naming) has an empty components array, which matches no URL.")
+                return MatchExplanation(
+                    entry: entry, summary: "\(naming) has an empty components array, which matches no URL.")
             }
             let rules = (0..<Int(record.count)).map { tables.rules[Int(record.start) + $0] }
             if let index = outcome.rule {
@@ -72,11 +74,13 @@ extension URLMatcher {
             if Int(rules[best].mode) & MatchMode.lowercase != 0 { reason += " (compared case-insensitively)" }
             return MatchExplanation(
                 entry: entry, rule: path.description,
-                summary: "No rule in \(naming) matches; the closest, \(path), fails on \"\(failed.component)\": \(reason).",
+                summary:
+                    "No rule in \(naming) matches; the closest, \(path), fails on \"\(failed.component)\": \(reason).",
                 failedComponent: failed.component, value: failed.value, pattern: failed.pattern.source)
         case .paths:
             if record.count == 0 {
-                return MatchExplanation(entry: entry, summary: "\(naming) has an empty paths array, which matches no URL.")
+                return MatchExplanation(
+                    entry: entry, summary: "\(naming) has an empty paths array, which matches no URL.")
             }
             if let index = outcome.rule {
                 let element = info.paths[index]
@@ -89,11 +93,13 @@ extension URLMatcher {
             let records = (0..<Int(record.count)).map { tables.paths[Int(record.start) + $0] }
             let closest = records.firstIndex(where: { !$0.isNot }) ?? 0
             let value = view.layout.path.isEmpty ? "/" : view.display(view.layout.path, mode: MatchMode.raw)
-            let check = Check(component: "/", passed: false, value: value, pattern: patterns[Int(records[closest].pattern)])
+            let check = Check(
+                component: "/", passed: false, value: value, pattern: patterns[Int(records[closest].pattern)])
             let path = info.paths[closest].path
             return MatchExplanation(
                 entry: entry, rule: path.description,
-                summary: "No path in \(naming) matches; the closest, \(path), fails on \"/\": \(URLMatcher.reason(check)).",
+                summary:
+                    "No path in \(naming) matches; the closest, \(path), fails on \"/\": \(URLMatcher.reason(check)).",
                 failedComponent: "/", value: value, pattern: info.paths[closest].source)
         }
     }
@@ -102,7 +108,8 @@ extension URLMatcher {
         if let problem = check.pattern.problem { return problem }
         guard let value = check.value else {
             let what = check.component == "?" ? "query" : check.component == "#" ? "fragment" : "item"
-            return "the URL has no such \(what), which counts as \"\" and does not match \(quotedInFull(check.pattern.source))"
+            return
+                "the URL has no such \(what), which counts as \"\" and does not match \(quotedInFull(check.pattern.source))"
         }
         return "\(quotedInFull(value)) does not match \(quotedInFull(check.pattern.source))"
     }
@@ -134,7 +141,8 @@ extension URLMatcher {
                 checks.append(
                     Check(
                         component: "?" + info.itemNames[offset], passed: result.matched,
-                        value: result.failedValue.map { view.display($0, mode: mode) }, pattern: patterns[Int(item.pattern)]))
+                        value: result.failedValue.map { view.display($0, mode: mode) },
+                        pattern: patterns[Int(item.pattern)]))
             }
         }
         if rule.fragment >= 0 {

@@ -11,7 +11,9 @@ public struct URLMatchResult: Sendable, Codable, Hashable {
     /// Why the URL could not be parsed (``apps`` is then empty).
     public var error: String?
 
-    public init(url: String, appID: String? = nil, excluded: Bool = false, apps: [AppVerdict] = [], error: String? = nil) {
+    public init(
+        url: String, appID: String? = nil, excluded: Bool = false, apps: [AppVerdict] = [], error: String? = nil
+    ) {
         self.url = url
         self.appID = appID
         self.excluded = excluded

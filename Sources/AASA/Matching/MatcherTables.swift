@@ -105,7 +105,8 @@ final class MatcherTables: @unchecked Sendable {
 
     /// Whether every occurrence of the item matches (a missing item counts as ""); for a
     /// failure, the raw range of the first occurrence that failed (nil when the item is absent).
-    func itemMatches(_ item: ItemRecord, mode: Int, _ view: inout URLView) -> (matched: Bool, failedValue: Range<Int>?) {
+    func itemMatches(_ item: ItemRecord, mode: Int, _ view: inout URLView) -> (matched: Bool, failedValue: Range<Int>?)
+    {
         let key = UnsafeBufferPointer(rebasing: keys[Int(item.keyStart)..<Int(item.keyStart + item.keyCount)])
         var found = false
         var failed: Range<Int>?

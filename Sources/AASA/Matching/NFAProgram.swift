@@ -154,13 +154,13 @@ struct NFAProgram: Sendable {
         for exit in exits { instructions[exit].a = end }
     }
 
-
     /// Whether the whole of `input` is accepted.
     func matches(_ input: UnsafeBufferPointer<UInt8>) -> Bool {
         instructions.withUnsafeBufferPointer { program in
             edges.withUnsafeBufferPointer { edges in
                 targets.withUnsafeBufferPointer { targets in
-                    Self.matches(input, program: program, edges: edges, targets: targets, trailingSlashes: trailingSlashes)
+                    Self.matches(
+                        input, program: program, edges: edges, targets: targets, trailingSlashes: trailingSlashes)
                 }
             }
         }
@@ -168,12 +168,14 @@ struct NFAProgram: Sendable {
 
     /// Whether the program given by its buffers accepts the whole of `input`.
     static func matches(
-        _ input: UnsafeBufferPointer<UInt8>, program: UnsafeBufferPointer<Instruction>, edges: UnsafeBufferPointer<Edge>,
+        _ input: UnsafeBufferPointer<UInt8>, program: UnsafeBufferPointer<Instruction>,
+        edges: UnsafeBufferPointer<Edge>,
         targets: UnsafeBufferPointer<Int32>, trailingSlashes: Int
     ) -> Bool {
         let stateCount = program.count
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: stateCount * 4) { memory in
-            var simulation = Simulation(program: program, edges: edges, targets: targets, memory: memory, stateCount: stateCount)
+            var simulation = Simulation(
+                program: program, edges: edges, targets: targets, memory: memory, stateCount: stateCount)
             return simulation.run(input, trailingSlashes: trailingSlashes)
         }
     }

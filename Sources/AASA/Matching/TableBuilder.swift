@@ -18,7 +18,8 @@ struct TableBuilder {
             let start = units.count
             units.append(contentsOf: glob.units)
             var ref = ProgramRef(
-                kind: .glob, start: Int32(start), count: Int32(glob.units.count), minimumLength: Int32(glob.minimumLength))
+                kind: .glob, start: Int32(start), count: Int32(glob.units.count),
+                minimumLength: Int32(glob.minimumLength))
             for unit in glob.units.prefix(8) {
                 guard Unit.isByte(unit) else { break }
                 ref.prefix |= UInt64(unit) << UInt64(8 * ref.prefixLength)
@@ -64,7 +65,9 @@ struct TableBuilder {
         return EntryInfo(path: detail.path, rules: [], paths: [])
     }
 
-    private mutating func add(_ rule: ComponentRule, defaults: MatchingDefaults, variables: [String: [String]]) -> RuleInfo {
+    private mutating func add(_ rule: ComponentRule, defaults: MatchingDefaults, variables: [String: [String]])
+        -> RuleInfo
+    {
         let settings = rule.settings.inheriting(from: defaults)
         let caseSensitive = settings.caseSensitive ?? true
         func compile(_ pattern: String, _ kind: PatternKind) -> Int32 {
@@ -73,7 +76,8 @@ struct TableBuilder {
         var record = RuleRecord(
             mode: UInt8(MatchMode.of(settings)), exclude: rule.exclude, queryKind: .any,
             path: rule.pathPattern.map { compile($0.value, .path) } ?? -1, query: -1,
-            fragment: rule.fragment.map { compile($0.value, .other) } ?? -1, itemsStart: Int32(items.count), itemsCount: 0)
+            fragment: rule.fragment.map { compile($0.value, .other) } ?? -1, itemsStart: Int32(items.count),
+            itemsCount: 0)
         var itemNames: [String] = []
         switch rule.query {
         case nil: break

@@ -95,7 +95,8 @@ public struct URLMatcher: Sendable {
         }
     }
 
-    private func decide(bytes: UnsafeBufferPointer<UInt8>, layout: URLLayout, into verdicts: inout [AppVerdict.Verdict]) {
+    private func decide(bytes: UnsafeBufferPointer<UInt8>, layout: URLLayout, into verdicts: inout [AppVerdict.Verdict])
+    {
         var view = URLView(bytes: bytes, layout: layout)
         defer { view.deallocate() }
         var lastEntry = -1

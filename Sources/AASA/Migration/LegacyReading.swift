@@ -13,7 +13,8 @@ public enum LegacyReading {
             }
             entries.append(JSONNode.object(entry))
         }
-        return AASADocument(root: JSONNode.object([("applinks", JSONNode.object([("details", JSONNode.array(entries))]))]))
+        return AASADocument(
+            root: JSONNode.object([("applinks", JSONNode.object([("details", JSONNode.array(entries))]))]))
     }
 
     /// Whether iOS 12 and earlier find any app with paths in `document`.

@@ -6,7 +6,8 @@ extension Migrator {
     /// - Parameters:
     ///   - keeping: How many verdict changes to keep in the reports (all are counted).
     public static func prove(
-        _ migration: Migration, extraURLs: some Sequence<String> = [String](), generator: ProbeURLGenerator = ProbeURLGenerator(),
+        _ migration: Migration, extraURLs: some Sequence<String> = [String](),
+        generator: ProbeURLGenerator = ProbeURLGenerator(),
         keeping limit: Int = 1000
     ) -> MigrationProof {
         let old = migration.originalDocument

@@ -62,7 +62,9 @@ public enum Migrator {
 
         mutating func run(_ root: JSONNode) -> JSONNode {
             guard let members = root.members else {
-                block(nil, "the top level is \(root.typeName), not an object: this is not an AASA document", forceable: false)
+                block(
+                    nil, "the top level is \(root.typeName), not an object: this is not an AASA document",
+                    forceable: false)
                 return root
             }
             for mismatch in original.typeMismatches where Self.blocks(mismatch.path) {
@@ -87,7 +89,8 @@ public enum Migrator {
                     .warning)
             }
             var node = root
-            node.value = .object(result.map { JSONMember(key: $0.0, keyLocation: JSONNode.generatedPosition, value: $0.1) })
+            node.value = .object(
+                result.map { JSONMember(key: $0.0, keyLocation: JSONNode.generatedPosition, value: $0.1) })
             return node
         }
 
@@ -118,7 +121,9 @@ public enum Migrator {
                                 .warning)
                         }
                     } else {
-                        note(links.path.appending("apps"), "removed: iOS 13 and later ignore it (--keep-legacy keeps it)")
+                        note(
+                            links.path.appending("apps"), "removed: iOS 13 and later ignore it (--keep-legacy keeps it)"
+                        )
                     }
                 case "details":
                     result.append(("details", migrateDetails(member.value, links)))
@@ -149,7 +154,8 @@ public enum Migrator {
                 raw = entries.map { ($0.value, $0.key) }
                 note(
                     links.path.appending("details"),
-                    "the legacy object keyed by app ID became an array of \(entries.count) \(entries.count == 1 ? "entry" : "entries"), in the same order")
+                    "the legacy object keyed by app ID became an array of \(entries.count) \(entries.count == 1 ? "entry" : "entries"), in the same order"
+                )
             } else {
                 return node
             }
@@ -165,14 +171,18 @@ public enum Migrator {
             return JSONNode.array(entries.map { JSONNode.object($0.node) })
         }
 
-        mutating func migrateEntry(_ node: JSONNode, dictionaryKey: String?, _ detail: AppLinksDetail, _ links: AppLinks) -> Entry {
+        mutating func migrateEntry(
+            _ node: JSONNode, dictionaryKey: String?, _ detail: AppLinksDetail, _ links: AppLinks
+        ) -> Entry {
             let path = detail.path
             let apps = detail.effectiveAppIDs.map(\.value)
             var result: [(String, JSONNode)] = []
             let members = node.members ?? []
             let fromAppID = detail.appIDs == nil && detail.appID != nil
             // A dictionary entry without its own app ID: the key names the app.
-            if dictionaryKey != nil, !members.contains(where: { $0.key == "appID" || $0.key == "appIDs" }), let appID = detail.appID {
+            if dictionaryKey != nil, !members.contains(where: { $0.key == "appID" || $0.key == "appIDs" }),
+                let appID = detail.appID
+            {
                 result.append(("appIDs", JSONNode.array([JSONNode.string(appID.value)])))
                 if options.keepLegacy { result.append(("appID", JSONNode.string(appID.value))) }
             }
@@ -188,7 +198,9 @@ public enum Migrator {
                     } else {
                         let appID = member.value.stringValue ?? ""
                         if detail.appIDs!.contains(where: { $0.value == appID }) {
-                            note(path.appending("appID"), "removed: appIDs lists it, and iOS 13 and later read only appIDs")
+                            note(
+                                path.appending("appID"),
+                                "removed: appIDs lists it, and iOS 13 and later read only appIDs")
                         } else {
                             note(
                                 path.appending("appID"),
@@ -203,7 +215,8 @@ public enum Migrator {
                         } else {
                             note(
                                 path.appending("paths"),
-                                "removed: the entry has components, so iOS 13 and later ignore paths (--keep-legacy keeps them for iOS 12 and earlier)")
+                                "removed: the entry has components, so iOS 13 and later ignore paths (--keep-legacy keeps them for iOS 12 and earlier)"
+                            )
                         }
                     } else {
                         result.append(("components", components(from: detail, links)))
@@ -248,11 +261,14 @@ public enum Migrator {
             message += ", in the same order; the query and fragment stay unconstrained"
             note(detail.path.appending("paths"), message)
             if explicitCase || explicitEncoding {
-                let which = [explicitCase ? "\"caseSensitive\": true" : nil, explicitEncoding ? "\"percentEncoded\": true" : nil]
-                    .compactMap { $0 }.joined(separator: " and ")
+                let which = [
+                    explicitCase ? "\"caseSensitive\": true" : nil, explicitEncoding ? "\"percentEncoded\": true" : nil,
+                ]
+                .compactMap { $0 }.joined(separator: " and ")
                 note(
                     detail.path.appending("components"),
-                    "each rule says \(which): the defaults in effect say false, but legacy paths always match case-sensitively and percent-encoded")
+                    "each rule says \(which): the defaults in effect say false, but legacy paths always match case-sensitively and percent-encoded"
+                )
             }
             return JSONNode.array(rules)
         }
@@ -285,7 +301,9 @@ public enum Migrator {
             var resultIndex: [Int] = []  // original index of each result entry
             for (index, entry) in entries.enumerated() {
                 if entry.fromAppID,
-                    let target = result.indices.first(where: { result[$0].fromAppID && result[$0].rulesKey == entry.rulesKey }),
+                    let target = result.indices.first(where: {
+                        result[$0].fromAppID && result[$0].rulesKey == entry.rulesKey
+                    }),
                     entry.apps.allSatisfy({ firstEntry[$0] == index || firstEntry[$0]! <= resultIndex[target] })
                 {
                     var merged = result[target]
@@ -297,7 +315,8 @@ public enum Migrator {
                     result[target] = merged
                     note(
                         entry.path,
-                        "merged into \(merged.path) (\(merged.apps.joined(separator: ", "))): identical rules, and it is the first entry for each of its apps")
+                        "merged into \(merged.path) (\(merged.apps.joined(separator: ", "))): identical rules, and it is the first entry for each of its apps"
+                    )
                     continue
                 }
                 result.append(entry)

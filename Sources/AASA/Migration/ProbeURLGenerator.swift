@@ -59,7 +59,8 @@ public struct ProbeURLGenerator: Sendable {
                         queries = stringQueryVariants(pattern.value, variables: variables)
                     case .items(let pairs)?:
                         patternCount += pairs.count
-                        queries = itemQueryVariants(pairs.map { ($0.name, $0.value?.value ?? "") }, variables: variables)
+                        queries = itemQueryVariants(
+                            pairs.map { ($0.name, $0.value?.value ?? "") }, variables: variables)
                     }
                     var fragments: [String] = []
                     if let fragment = rule.fragment {
@@ -206,7 +207,8 @@ public struct ProbeURLGenerator: Sendable {
 
     /// The first ASCII letter written as `%XX`.
     private static func encodingFirstLetter(_ text: String) -> String? {
-        guard let index = text.firstIndex(where: { $0.isASCII && $0.isLetter }), let ascii = text[index].asciiValue else {
+        guard let index = text.firstIndex(where: { $0.isASCII && $0.isLetter }), let ascii = text[index].asciiValue
+        else {
             return nil
         }
         let hex = String(ascii, radix: 16, uppercase: true)
@@ -241,7 +243,8 @@ public struct ProbeURLGenerator: Sendable {
         return results.items
     }
 
-    private func itemQueryVariants(_ pairs: [(name: String, value: String)], variables: [String: [String]]) -> [String] {
+    private func itemQueryVariants(_ pairs: [(name: String, value: String)], variables: [String: [String]]) -> [String]
+    {
         // A repeated name: the last one counts.
         var items: [(name: String, values: [String])] = []
         for pair in pairs {

@@ -98,7 +98,8 @@ public struct RuleSummary: Sendable, Hashable, Codable, CustomStringConvertible 
             queryItems = items.map { [fold($0.name)!, fold($0.pattern)!] }.sorted { $0[0] < $1[0] }
         }
         return Key(
-            path: fold(path), queryPattern: queryPattern, queryItems: queryItems, fragment: fold(fragment), exclude: exclude,
+            path: fold(path), queryPattern: queryPattern, queryItems: queryItems, fragment: fold(fragment),
+            exclude: exclude,
             caseSensitive: caseSensitive, percentEncoded: percentEncoded,
             literalVariables: source == .paths && (path ?? "").contains("$("))
     }
@@ -113,7 +114,10 @@ public struct RuleSummary: Sendable, Hashable, Codable, CustomStringConvertible 
         case nil: break
         case .pattern(let pattern): parts.append("\"?\": \(quotedInFull(pattern))")
         case .items(let items):
-            parts.append("\"?\": {" + items.map { "\(quotedInFull($0.name)): \(quotedInFull($0.pattern))" }.joined(separator: ", ") + "}")
+            parts.append(
+                "\"?\": {"
+                    + items.map { "\(quotedInFull($0.name)): \(quotedInFull($0.pattern))" }.joined(separator: ", ")
+                    + "}")
         }
         if let fragment { parts.append("\"#\": \(quotedInFull(fragment))") }
         if exclude { parts.append("\"exclude\": true") }

@@ -129,10 +129,13 @@ public struct SemanticDiff: Sendable, Codable {
             let beforeSet = Set(before), afterSet = Set(after)
             let gained = unique(after.filter { !beforeSet.contains($0) })
             let lost = unique(before.filter { !afterSet.contains($0) })
-            if !gained.isEmpty || !lost.isEmpty { services.append(ServiceChange(service: service, gained: gained, lost: lost)) }
+            if !gained.isEmpty || !lost.isEmpty {
+                services.append(ServiceChange(service: service, gained: gained, lost: lost))
+            }
         }
         compareApps("applinks", oldMatcher.appIDs, newMatcher.appIDs)
-        compareApps("webcredentials", old.webCredentials?.apps.map(\.value) ?? [], new.webCredentials?.apps.map(\.value) ?? [])
+        compareApps(
+            "webcredentials", old.webCredentials?.apps.map(\.value) ?? [], new.webCredentials?.apps.map(\.value) ?? [])
         compareApps(
             "activitycontinuation", old.activityContinuation?.apps.map(\.value) ?? [],
             new.activityContinuation?.apps.map(\.value) ?? [])
@@ -147,7 +150,9 @@ public struct SemanticDiff: Sendable, Codable {
             changes.appID = app
             changes.entryBefore = before.entry.description
             changes.entryAfter = after.entry.description
-            if !changes.added.isEmpty || !changes.removed.isEmpty || !changes.changed.isEmpty || !changes.reordered.isEmpty {
+            if !changes.added.isEmpty || !changes.removed.isEmpty || !changes.changed.isEmpty
+                || !changes.reordered.isEmpty
+            {
                 apps.append(changes)
             }
         }
@@ -176,7 +181,8 @@ public struct SemanticDiff: Sendable, Codable {
         return SemanticDiff(
             services: services, apps: apps, variables: variables,
             probes: ProbeSummary(
-                compared: report.compared, generated: probes.urls.count, fromFile: fromFile, truncated: probes.truncated,
+                compared: report.compared, generated: probes.urls.count, fromFile: fromFile,
+                truncated: probes.truncated,
                 changedCount: report.changedCount, changes: report.changes))
     }
 
@@ -226,7 +232,8 @@ public struct SemanticDiff: Sendable, Codable {
             let flipsVerdict = pairs.contains { other in
                 (other.old < pair.old) != (other.new < pair.new) && old[other.old].exclude != old[pair.old].exclude
             }
-            reordered.append(MovedRule(rule: new[pair.new], before: pair.old, after: pair.new, changesVerdicts: flipsVerdict))
+            reordered.append(
+                MovedRule(rule: new[pair.new], before: pair.old, after: pair.new, changesVerdicts: flipsVerdict))
         }
         return AppChanges(
             appID: "", entryBefore: "", entryAfter: "",

@@ -1,5 +1,5 @@
-import Foundation
 internal import CAASACrypto
+import Foundation
 
 /// A parsed PKCS#7 message, usually SignedData: its outline, certificates and content.
 ///
@@ -35,12 +35,17 @@ public final class SignedData: Sendable {
     /// - Parameter maximumCertificates: refuse messages carrying more certificates than this.
     /// - Throws: ``AASAError`` `.malformedMessage` when the bytes do not parse or carry too many
     ///   certificates.
-    public convenience init(data: Data, encoding: PKCS7Encoding, maximumCertificates: Int = SignedData.defaultMaximumCertificates) throws {
+    public convenience init(
+        data: Data, encoding: PKCS7Encoding, maximumCertificates: Int = SignedData.defaultMaximumCertificates
+    ) throws {
         try self.init(data: data, encoding: encoding, maximumCertificates: maximumCertificates, cache: nil)
     }
 
     /// Parses a message, taking its certificates from `cache` when they were seen before.
-    init(data: Data, encoding: PKCS7Encoding, maximumCertificates: Int = SignedData.defaultMaximumCertificates, cache: CertificateCache?) throws {
+    init(
+        data: Data, encoding: PKCS7Encoding, maximumCertificates: Int = SignedData.defaultMaximumCertificates,
+        cache: CertificateCache?
+    ) throws {
         var message: OpaquePointer?
         let status = data.withCBytes { caasa_pkcs7_parse_cached($0, $1, encoding.cValue, cache?.pointer, &message) }
         guard status == .CAASA_OK, let message else {
@@ -68,7 +73,8 @@ public final class SignedData: Sendable {
             caasa_pkcs7_free(message)
             throw AASAError(
                 .malformedMessage,
-                "the message carries \(summary.certificate_count) certificates, more than the limit of \(maximumCertificates)")
+                "the message carries \(summary.certificate_count) certificates, more than the limit of \(maximumCertificates)"
+            )
         }
         contentInfoType = String(fixedCString: summary.type)
         isSignedData = summary.is_signed_data != 0
@@ -135,7 +141,8 @@ extension SignedData {
         if let known = Self.knownContentTypes[oid] { return "\(known) (\(oid))" }
         if encapsulatedContentType.isEmpty || encapsulatedContentType == oid { return "of type \(oid)" }
         let plain = [
-            "pkcs7-digestData": "DigestedData", "pkcs7-signedData": "SignedData", "pkcs7-envelopedData": "EnvelopedData",
+            "pkcs7-digestData": "DigestedData", "pkcs7-signedData": "SignedData",
+            "pkcs7-envelopedData": "EnvelopedData",
             "pkcs7-encryptedData": "EncryptedData", "pkcs7-signedAndEnvelopedData": "SignedAndEnvelopedData",
         ][encapsulatedContentType]
         return "\(plain ?? encapsulatedContentType) (\(encapsulatedContentType), \(oid))"

@@ -1,5 +1,5 @@
-import Foundation
 internal import CAASACrypto
+import Foundation
 
 /// A private key with its certificate and the chain to ship with signatures.
 public struct SigningIdentity: Sendable {
@@ -43,8 +43,10 @@ public struct SigningIdentity: Sendable {
             }
         }
         guard status == .CAASA_OK else {
-            throw AASAError.fromStatus(status, status == .CAASA_ERR_KEY_CERT_MISMATCH
-                ? "the private key does not belong to the signer certificate" : "signing failed")
+            throw AASAError.fromStatus(
+                status,
+                status == .CAASA_ERR_KEY_CERT_MISMATCH
+                    ? "the private key does not belong to the signer certificate" : "signing failed")
         }
         return Data(consuming: &buffer)
     }

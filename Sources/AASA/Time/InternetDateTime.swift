@@ -11,7 +11,9 @@ public enum InternetDateTime {
         let seconds = (milliseconds / 1000).rounded(.down)
         // The proleptic Gregorian calendar of gmtime agrees with ICU's from 1583 on; outside
         // the years 1583...9999 the exact spelling is left to Foundation.
-        guard seconds >= -12_212_553_600, seconds < 253_402_300_800 else { return ISO8601DateFormatter().string(from: date) }
+        guard seconds >= -12_212_553_600, seconds < 253_402_300_800 else {
+            return ISO8601DateFormatter().string(from: date)
+        }
         var time = time_t(seconds)
         var parts = tm()
         guard gmtime_r(&time, &parts) != nil else { return ISO8601DateFormatter().string(from: date) }

@@ -56,6 +56,7 @@ extension Verifier {
                 verdict: .expiringSoon(days: days, certificate: soonest), checkedAt: checkedAt, chain: check.chain,
                 warnings: check.warnings)
         }
-        return ChainVerificationResult(verdict: .valid, checkedAt: checkedAt, chain: check.chain, warnings: check.warnings)
+        return ChainVerificationResult(
+            verdict: .valid, checkedAt: checkedAt, chain: check.chain, warnings: check.warnings)
     }
 }

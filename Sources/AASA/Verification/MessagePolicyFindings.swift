@@ -1,5 +1,5 @@
-import Foundation
 internal import CAASACrypto
+import Foundation
 
 /// What the verification policy (docs/security.md#verification-policy) says about a message's
 /// SignerInfos and certificates read as they are: no trust store, no chain, nothing verified

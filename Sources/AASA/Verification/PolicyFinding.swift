@@ -81,7 +81,9 @@ public struct PolicyFinding: Hashable, Sendable, Codable {
     static func all(in report: caasa_policy_report, fileIndex: Int? = nil) -> [PolicyFinding] {
         withUnsafeBytes(of: report.findings) { raw in
             let findings = raw.bindMemory(to: caasa_policy_finding.self)
-            return (0..<min(Int(report.count), findings.count)).map { PolicyFinding(findings[$0], fileIndex: fileIndex) }
+            return (0..<min(Int(report.count), findings.count)).map {
+                PolicyFinding(findings[$0], fileIndex: fileIndex)
+            }
         }
     }
 }

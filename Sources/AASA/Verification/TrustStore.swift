@@ -1,5 +1,5 @@
-import Foundation
 internal import CAASACrypto
+import Foundation
 
 /// Loaded trust anchors (an OpenSSL X509_STORE). Build once and reuse for many verifications.
 public final class TrustStore: Sendable {
@@ -46,7 +46,9 @@ public final class TrustStore: Sendable {
                 throw AASAError(.unreadableFile, "\(directory): not a directory of CA certificates")
             }
             let status = caasa_trust_add_directory(store, directory)
-            guard status == .CAASA_OK else { throw AASAError.fromStatus(status, "\(directory): cannot use as CA directory") }
+            guard status == .CAASA_OK else {
+                throw AASAError.fromStatus(status, "\(directory): cannot use as CA directory")
+            }
         }
     }
 

@@ -1,5 +1,5 @@
-import Foundation
 internal import CAASACrypto
+import Foundation
 
 /// The X.509 purpose the signer certificate must fit.
 public enum CertificatePurpose: String, Sendable, Codable, CaseIterable {

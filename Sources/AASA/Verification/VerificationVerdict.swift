@@ -85,10 +85,12 @@ public enum VerificationVerdict: Sendable, Equatable {
             return "\(which(depth)) \"\(certificate.subject)\" is valid from \(when(certificate.notBefore))"
         case .wrongPurpose(let purpose, let certificate, let depth):
             let usage = certificate.extendedKeyUsage.map { $0.isEmpty ? "none" : $0.joined(separator: ", ") } ?? "any"
-            return "\(which(depth)) \"\(certificate.subject)\" is not valid for \(purpose.rawValue) (extendedKeyUsage: \(usage))"
+            return
+                "\(which(depth)) \"\(certificate.subject)\" is not valid for \(purpose.rawValue) (extendedKeyUsage: \(usage))"
         case .signerKeyUsage(let certificate, let keyUsage):
             let allowed = keyUsage.isEmpty ? "nothing" : keyUsage.joined(separator: ", ")
-            return "signer certificate \"\(certificate.subject)\" may not make digital signatures (keyUsage: \(allowed))"
+            return
+                "signer certificate \"\(certificate.subject)\" may not make digital signatures (keyUsage: \(allowed))"
         case .hostMismatch(let host, let certificate):
             let names = certificate.dnsNames.isEmpty ? "no DNS names" : certificate.dnsNames.joined(separator: ", ")
             return "the signer certificate is not valid for \(host) (it names \(names))"

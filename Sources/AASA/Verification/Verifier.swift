@@ -1,5 +1,5 @@
-import Foundation
 internal import CAASACrypto
+import Foundation
 
 /// Verifies signed AASA files: the signature over the content, then the signer's chain.
 ///
@@ -20,7 +20,8 @@ public struct Verifier: Sendable {
     /// Where chain checks are remembered between files; nil (the default) checks every chain.
     public var chainCache: ChainCache?
 
-    public init(trust: TrustStore, options: VerificationOptions = VerificationOptions(), chainCache: ChainCache? = nil) {
+    public init(trust: TrustStore, options: VerificationOptions = VerificationOptions(), chainCache: ChainCache? = nil)
+    {
         self.trust = trust
         self.options = options
         self.chainCache = chainCache
@@ -37,7 +38,9 @@ public struct Verifier: Sendable {
             return result(.malformed(detection.detail ?? "damaged PKCS#7 \(damaged.rawValue)"), .unknown, checkedAt)
         }
         guard let message = detection.message else {
-            let what = detection.kind == .json ? "the file is plain JSON" : "the file is not PKCS#7 (\(detection.detail ?? "unknown"))"
+            let what =
+                detection.kind == .json
+                ? "the file is plain JSON" : "the file is not PKCS#7 (\(detection.detail ?? "unknown"))"
             return result(.notSigned(what), detection.kind, checkedAt)
         }
         return verify(message, kind: detection.kind, at: checkedAt)
@@ -59,14 +62,17 @@ public struct Verifier: Sendable {
             return result(.notSigned("PKCS#7 \(message.contentInfoType), not SignedData"), kind, checkedAt)
         }
         guard !message.signerInfos.isEmpty else {
-            return result(.notSigned("SignedData with no signer (a certificates-only bundle)"), kind, checkedAt, message)
+            return result(
+                .notSigned("SignedData with no signer (a certificates-only bundle)"), kind, checkedAt, message)
         }
         guard message.hasContent else {
             return result(.malformed("detached signature: the content is not embedded"), kind, checkedAt, message)
         }
         guard message.encapsulatedContentType == "pkcs7-data" else {
             return result(
-                .malformed("the signed content is \(message.encapsulatedContentDescription), not data (an AASA file signs JSON)"),
+                .malformed(
+                    "the signed content is \(message.encapsulatedContentDescription), not data (an AASA file signs JSON)"
+                ),
                 kind, checkedAt, message)
         }
 
@@ -170,9 +176,11 @@ public struct Verifier: Sendable {
             case .CAASA_ERR_BAD_SIGNATURE:
                 throw SignatureFailure(
                     verdict: .tampered(
-                        "the signature does not match the content: the content or the signature was changed after signing, or another key made it\(detail)"))
+                        "the signature does not match the content: the content or the signature was changed after signing, or another key made it\(detail)"
+                    ))
             case .CAASA_ERR_SIGNER_NOT_FOUND:
-                let wanted = message.signerInfos.first.map { "issuer \"\($0.issuer)\", serial \($0.serialNumber)" } ?? ""
+                let wanted =
+                    message.signerInfos.first.map { "issuer \"\($0.issuer)\", serial \($0.serialNumber)" } ?? ""
                 throw SignatureFailure(
                     verdict: .signerNotFound("no certificate in the file matches the signer (\(wanted))"))
             default:
@@ -182,7 +190,8 @@ public struct Verifier: Sendable {
         let content = Data(consuming: &buffer)
         let owner = CertificateStack(takingOwnership: signers)
         return SignatureCheck(
-            content: content, signers: owner, signerInfos: try owner.certificates(reusing: chainCache?.certificates).map(\.info),
+            content: content, signers: owner,
+            signerInfos: try owner.certificates(reusing: chainCache?.certificates).map(\.info),
             warnings: warnings)
     }
 
@@ -225,8 +234,10 @@ public struct Verifier: Sendable {
         defer { caasa_chain_result_clear(&outcome) }
         let status: caasa_status = options.hostname.withOptionalCString { host in
             var params = caasa_chain_params(
-                purpose: options.purpose.cValue, use_time: 1, time: Int64(checkedAt.timeIntervalSince1970.rounded(.down)),
-                host: host, partial_chain: options.allowPartialChain ? 1 : 0, allow_weak: options.allowWeakCrypto ? 1 : 0,
+                purpose: options.purpose.cValue, use_time: 1,
+                time: Int64(checkedAt.timeIntervalSince1970.rounded(.down)),
+                host: host, partial_chain: options.allowPartialChain ? 1 : 0,
+                allow_weak: options.allowWeakCrypto ? 1 : 0,
                 require_digital_signature: requireDigitalSignature ? 1 : 0)
             return caasa_verify_chain(trust.pointer, signers.pointer, index, untrusted.pointer, &params, &outcome)
         }
@@ -234,22 +245,29 @@ public struct Verifier: Sendable {
             let error = AASAError.fromStatus(status, "cannot check the certificate chain")
             return (.untrusted(error.message, certificate: nil, depth: 0), [], [], false)
         }
-        let chain = outcome.chain.flatMap { try? CertificateStack.borrowing($0).certificates(reusing: chainCache?.certificates).map(\.info) } ?? []
-        let failing = outcome.error_certificate.flatMap { try? CertificateStack.borrowing($0).certificates().first?.info }
+        let chain =
+            outcome.chain.flatMap {
+                try? CertificateStack.borrowing($0).certificates(reusing: chainCache?.certificates).map(\.info)
+            } ?? []
+        let failing = outcome.error_certificate.flatMap {
+            try? CertificateStack.borrowing($0).certificates().first?.info
+        }
         let depth = Int(outcome.error_depth)
         let detail = String(fixedCString: outcome.error_string)
         let findings = PolicyFinding.all(in: outcome.policy)
         let warnings = findings.filter { !$0.refused }
         guard let certificate = failing ?? chain.first else {
             return outcome.failure == .CAASA_CHAIN_OK
-                ? (nil, chain, warnings, true) : (.untrusted(detail, certificate: nil, depth: depth), chain, warnings, true)
+                ? (nil, chain, warnings, true)
+                : (.untrusted(detail, certificate: nil, depth: depth), chain, warnings, true)
         }
         let verdict: VerificationVerdict?
         switch outcome.failure {
         case .CAASA_CHAIN_OK: verdict = nil
         case .CAASA_CHAIN_EXPIRED: verdict = .expired(certificate: certificate, depth: depth)
         case .CAASA_CHAIN_NOT_YET_VALID: verdict = .notYetValid(certificate: certificate, depth: depth)
-        case .CAASA_CHAIN_WRONG_PURPOSE: verdict = .wrongPurpose(options.purpose, certificate: certificate, depth: depth)
+        case .CAASA_CHAIN_WRONG_PURPOSE:
+            verdict = .wrongPurpose(options.purpose, certificate: certificate, depth: depth)
         case .CAASA_CHAIN_HOST_MISMATCH:
             verdict = .hostMismatch(host: options.hostname ?? "", certificate: chain.first ?? certificate)
         case .CAASA_CHAIN_UNTRUSTED, .CAASA_CHAIN_BAD_CERT_SIGNATURE, .CAASA_CHAIN_OTHER:

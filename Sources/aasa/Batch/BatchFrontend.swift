@@ -53,10 +53,12 @@ struct BatchFrontend {
         _ jobs: [Job], threads: Int, output: (Result) -> BatchOutput,
         work: @escaping @Sendable (Job) -> Result, then handle: (_ index: Int, Result, _ printed: Bool) -> Void
     ) {
-        BatchRunner.run(jobs, jobs: threads, work: work, deliver: { index, result in
-            let printed = deliver(output(result), path: items[index].path, index: index)
-            handle(index, result, printed)
-        })
+        BatchRunner.run(
+            jobs, jobs: threads, work: work,
+            deliver: { index, result in
+                let printed = deliver(output(result), path: items[index].path, index: index)
+                handle(index, result, printed)
+            })
     }
 
     /// Runs `work` on every item.

@@ -36,7 +36,8 @@ struct BatchOutput: Sendable {
 
     /// A diagnostic line on standard error: `PATH: severity: [code] message`.
     mutating func emit(_ path: String, _ severity: Diagnostics.Severity, _ message: String, code: String? = nil) {
-        chunks.append(Chunk(stream: .standardError, data: Data(Diagnostics.line(path, severity, message, code: code).utf8)))
+        chunks.append(
+            Chunk(stream: .standardError, data: Data(Diagnostics.line(path, severity, message, code: code).utf8)))
     }
 
     /// Reports a failure as ``reportingFailures(path:_:)`` does, and keeps the worse status.
@@ -246,7 +247,8 @@ struct BatchTally {
 
     /// Writes `COMMAND: N of M files OUTCOME; …` to standard error.
     static func printSummary(_ command: String, _ parts: [String]) {
-        FileHandle.standardError.write(Data("\(command): \(parts.filter { !$0.isEmpty }.joined(separator: "; "))\n".utf8))
+        FileHandle.standardError.write(
+            Data("\(command): \(parts.filter { !$0.isEmpty }.joined(separator: "; "))\n".utf8))
     }
 
     static func files(_ count: Int) -> String { "\(count) \(count == 1 ? "file" : "files")" }

@@ -28,7 +28,9 @@ struct BatchInput: Sendable {
             // component (a file's own name, or a path found by walking a directory).
             let key = item.relative
             if let other = seen[key] {
-                throw CLIFailure(output, "both \(other) and \(item.path) would be written here; give them separately", status: ExitStatus.usage)
+                throw CLIFailure(
+                    output, "both \(other) and \(item.path) would be written here; give them separately",
+                    status: ExitStatus.usage)
             }
             seen[key] = item.path
             try OutputFile.ensureDistinct(output: output, from: identities)
@@ -61,7 +63,9 @@ struct BatchInput: Sendable {
         func walk(_ handle: OpaquePointer, path: String, relative: String) {
             defer { closedir(handle) }
             while let entry = readdir(handle) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                    String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+                }
                 if name == "." || name == ".." { continue }
                 let childPath = path + "/" + name
                 let childRelative = relative.isEmpty ? name : relative + "/" + name
@@ -76,7 +80,9 @@ struct BatchInput: Sendable {
                     }
                 }
                 if type == Int32(DT_DIR) {
-                    guard recursive, ![".git", ".hg", ".svn"].contains(name), let child = opendir(childPath) else { continue }
+                    guard recursive, ![".git", ".hg", ".svn"].contains(name), let child = opendir(childPath) else {
+                        continue
+                    }
                     walk(child, path: childPath, relative: childRelative)
                 } else if type == Int32(DT_REG) && !isWriterTemporary(name) {
                     if !include.isEmpty && !include.contains(where: { fnmatch($0, name, 0) == 0 }) { continue }
@@ -84,7 +90,9 @@ struct BatchInput: Sendable {
                 }
             }
         }
-        walk(root, path: directory.hasSuffix("/") && directory.count > 1 ? String(directory.dropLast()) : directory, relative: "")
+        walk(
+            root, path: directory.hasSuffix("/") && directory.count > 1 ? String(directory.dropLast()) : directory,
+            relative: "")
         return found.sorted()
     }
 }

@@ -7,7 +7,9 @@ enum InputFile {
 
     /// Reads `path` whole, refusing more than `limit` bytes. `limitFlag`, when the limit can be
     /// changed, is named in the message (`--max-input-size`).
-    static func read(_ path: String, what: String = "input", limit: Int = defaultLimit, limitFlag: String? = nil) throws -> Data {
+    static func read(_ path: String, what: String = "input", limit: Int = defaultLimit, limitFlag: String? = nil) throws
+        -> Data
+    {
         let tooLarge = "larger than the \(describe(limit)) limit" + (limitFlag.map { " (\($0))" } ?? "")
         if path == "-" {
             let data = FileHandle.standardInput.readData(ofLength: limit + 1)

@@ -88,6 +88,9 @@ final class LineReader {
         var last = end
         if last > start && buffer[last - 1] == 0x0D { last -= 1 }
         let count = last - start
-        return (String(decoding: buffer[start..<(start + min(count, maximumLineLength))], as: UTF8.self), count > maximumLineLength)
+        return (
+            String(decoding: buffer[start..<(start + min(count, maximumLineLength))], as: UTF8.self),
+            count > maximumLineLength
+        )
     }
 }

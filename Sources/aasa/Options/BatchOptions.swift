@@ -4,13 +4,22 @@ import Foundation
 /// The flags of every command that takes many files: how many at once, and which files a
 /// directory contributes.
 struct BatchOptions: ParsableArguments {
-    @Option(name: [.short, .customLong("jobs")], help: ArgumentHelp("Files processed at once (default: the number of cores). Output stays in input order.", valueName: "n"))
+    @Option(
+        name: [.short, .customLong("jobs")],
+        help: ArgumentHelp(
+            "Files processed at once (default: the number of cores). Output stays in input order.", valueName: "n"))
     var jobs: Int?
 
-    @Option(name: .customLong("include"), help: ArgumentHelp("In directories, take only files whose name matches this glob, e.g. '*.p7m' (repeatable; files named on the command line are always taken).", valueName: "glob"))
+    @Option(
+        name: .customLong("include"),
+        help: ArgumentHelp(
+            "In directories, take only files whose name matches this glob, e.g. '*.p7m' (repeatable; files named on the command line are always taken).",
+            valueName: "glob"))
     var include: [String] = []
 
-    @Flag(name: .customLong("no-recurse"), help: "In directories, take only the files directly inside, not those in subdirectories.")
+    @Flag(
+        name: .customLong("no-recurse"),
+        help: "In directories, take only the files directly inside, not those in subdirectories.")
     var noRecurse = false
 
     /// More workers than this only add contention.
@@ -36,7 +45,9 @@ struct BatchOptions: ParsableArguments {
     /// The files the inputs name: each file as given, each directory's regular files (sorted,
     /// filtered by ``include``, recursing unless ``noRecurse``). A directory that cannot be read
     /// or (when `emptyIsFailure`) holds no file to take is reported in `failures`.
-    func expand(_ inputs: [String], what: String, emptyIsFailure: Bool = true) -> (items: [BatchInput], failures: [CLIFailure]) {
+    func expand(_ inputs: [String], what: String, emptyIsFailure: Bool = true) -> (
+        items: [BatchInput], failures: [CLIFailure]
+    ) {
         var items: [BatchInput] = []
         var failures: [CLIFailure] = []
         for input in inputs {
@@ -51,7 +62,10 @@ struct BatchOptions: ParsableArguments {
                     failures.append(CLIFailure(input, "no file\(filter) to \(what) in this directory"))
                 }
                 for relative in found {
-                    items.append(BatchInput(path: (input as NSString).appendingPathComponent(relative), relative: relative, explicit: false))
+                    items.append(
+                        BatchInput(
+                            path: (input as NSString).appendingPathComponent(relative), relative: relative,
+                            explicit: false))
                 }
             } catch let failure as CLIFailure {
                 failures.append(failure)

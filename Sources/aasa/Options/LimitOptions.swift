@@ -7,16 +7,24 @@ import Foundation
 struct LimitOptions: ParsableArguments {
     @Option(
         name: .customLong("max-input-size"),
-        help: ArgumentHelp("Refuse input files larger than this, before reading them: bytes, or with K, M or G, e.g. 256K (default 16M).", valueName: "bytes"))
+        help: ArgumentHelp(
+            "Refuse input files larger than this, before reading them: bytes, or with K, M or G, e.g. 256K (default 16M).",
+            valueName: "bytes"))
     var maxInputSizeText: String?
 
-    @Option(name: .customLong("max-json-depth"), help: ArgumentHelp("The deepest nesting of JSON arrays and objects accepted (at most 1000).", valueName: "n"))
+    @Option(
+        name: .customLong("max-json-depth"),
+        help: ArgumentHelp("The deepest nesting of JSON arrays and objects accepted (at most 1000).", valueName: "n"))
     var maxJSONDepth = InputLimits.default.maximumJSONDepth
 
-    @Option(name: .customLong("max-certificates"), help: ArgumentHelp("The most certificates a signed file may carry.", valueName: "n"))
+    @Option(
+        name: .customLong("max-certificates"),
+        help: ArgumentHelp("The most certificates a signed file may carry.", valueName: "n"))
     var maxCertificates = InputLimits.default.maximumCertificates
 
-    @Option(name: .customLong("max-url-length"), help: ArgumentHelp("The longest URL, in bytes, that is matched; longer ones are reported.", valueName: "n"))
+    @Option(
+        name: .customLong("max-url-length"),
+        help: ArgumentHelp("The longest URL, in bytes, that is matched; longer ones are reported.", valueName: "n"))
     var maxURLLength = InputLimits.default.maximumURLLength
 
     static let largestInputSize = 1024 * 1024 * 1024
@@ -30,7 +38,8 @@ struct LimitOptions: ParsableArguments {
     func validate() throws {
         if let text = maxInputSizeText {
             guard let size = Self.byteCount(text) else {
-                throw ValidationError("--max-input-size '\(text)' is not a size: give bytes, or a number with K, M or G (256K, 16M)")
+                throw ValidationError(
+                    "--max-input-size '\(text)' is not a size: give bytes, or a number with K, M or G (256K, 16M)")
             }
             guard size >= 1, size <= Self.largestInputSize else {
                 throw ValidationError("--max-input-size must be from 1 byte to 1G (\(Self.largestInputSize) bytes)")
@@ -82,7 +91,9 @@ struct LimitOptions: ParsableArguments {
             multiplier = value
             digits = digits.dropLast()
         }
-        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(digits) else { return nil }
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(digits) else {
+            return nil
+        }
         let (bytes, overflow) = number.multipliedReportingOverflow(by: multiplier)
         return overflow ? nil : bytes
     }

@@ -5,10 +5,14 @@ import Foundation
 /// Where a passphrase comes from. Never from the command line itself: argv is visible to
 /// every user of the machine (`ps`) and lands in shell history.
 struct PassphraseOptions: ParsableArguments {
-    @Option(name: .customLong("passphrase-env"), help: ArgumentHelp("Read the key's passphrase from this environment variable.", valueName: "name"))
+    @Option(
+        name: .customLong("passphrase-env"),
+        help: ArgumentHelp("Read the key's passphrase from this environment variable.", valueName: "name"))
     var environmentVariable: String?
 
-    @Option(name: .customLong("passphrase-file"), help: ArgumentHelp("Read the key's passphrase from the first line of this file.", valueName: "path"))
+    @Option(
+        name: .customLong("passphrase-file"),
+        help: ArgumentHelp("Read the key's passphrase from the first line of this file.", valueName: "path"))
     var file: String?
 
     func validate() throws {
@@ -66,7 +70,8 @@ struct PassphraseOptions: ParsableArguments {
         } catch let error as AASAError where error.code == .passphraseRequired && given == nil {
             guard let prompted = promptedPassphrase(for: path) else {
                 throw CLIFailure(
-                    path, "\(error.reason); give --passphrase-env NAME or --passphrase-file PATH (no terminal to ask on)")
+                    path,
+                    "\(error.reason); give --passphrase-env NAME or --passphrase-file PATH (no terminal to ask on)")
             }
             do {
                 return try body(prompted)

@@ -4,28 +4,45 @@ import Foundation
 
 /// The trust and policy flags shared by `verify`, `extract` (and later `check`, `convert`).
 struct TrustOptions: ParsableArguments {
-    @Option(name: .customLong("ca-file"), help: ArgumentHelp("Trust the certificates in this PEM/DER file (repeatable).", valueName: "pem"))
+    @Option(
+        name: .customLong("ca-file"),
+        help: ArgumentHelp("Trust the certificates in this PEM/DER file (repeatable).", valueName: "pem"))
     var caFiles: [String] = []
 
-    @Option(name: .customLong("ca-dir"), help: ArgumentHelp("Trust a directory of hashed certificates (openssl rehash; repeatable).", valueName: "dir"))
+    @Option(
+        name: .customLong("ca-dir"),
+        help: ArgumentHelp("Trust a directory of hashed certificates (openssl rehash; repeatable).", valueName: "dir"))
     var caDirectories: [String] = []
 
     @Flag(name: .customLong("no-system-roots"), help: "Do not trust the system's CA bundle; only --ca-file/--ca-dir.")
     var noSystemRoots = false
 
-    @Option(name: .customLong("intermediates"), help: ArgumentHelp("Extra untrusted intermediate certificates (PEM/DER; repeatable).", valueName: "pem"))
+    @Option(
+        name: .customLong("intermediates"),
+        help: ArgumentHelp("Extra untrusted intermediate certificates (PEM/DER; repeatable).", valueName: "pem"))
     var intermediateFiles: [String] = []
 
-    @Option(help: ArgumentHelp("The purpose the signer certificate must fit: any, sslserver (default) or smimesign.", valueName: "purpose"))
+    @Option(
+        help: ArgumentHelp(
+            "The purpose the signer certificate must fit: any, sslserver (default) or smimesign.", valueName: "purpose")
+    )
     var purpose: CertificatePurpose = .sslServer
 
-    @Option(name: .customLong("at"), help: ArgumentHelp("Check validity at this time: ISO 8601 (2025-01-01T00:00:00Z) or Unix seconds.", valueName: "time"))
+    @Option(
+        name: .customLong("at"),
+        help: ArgumentHelp(
+            "Check validity at this time: ISO 8601 (2025-01-01T00:00:00Z) or Unix seconds.", valueName: "time"))
     var atTime: String?
 
-    @Option(help: ArgumentHelp("Require the signer certificate to be valid for this host (subjectAltName, TLS wildcards).", valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "Require the signer certificate to be valid for this host (subjectAltName, TLS wildcards).",
+            valueName: "name"))
     var domain: String?
 
-    @Option(name: .customLong("min-days-valid"), help: ArgumentHelp("Fail when a chain certificate expires within N days of the check time.", valueName: "n"))
+    @Option(
+        name: .customLong("min-days-valid"),
+        help: ArgumentHelp("Fail when a chain certificate expires within N days of the check time.", valueName: "n"))
     var minDaysValid: Int?
 
     @Flag(name: .customLong("partial-chain"), help: "Accept a chain that ends at a trusted intermediate.")
@@ -38,7 +55,8 @@ struct TrustOptions: ParsableArguments {
 
     func validate() throws {
         if let atTime, TimeArgument.parse(atTime) == nil {
-            throw ValidationError("--at '\(atTime)' is not a time: give ISO 8601 (2025-01-01T00:00:00Z or 2025-01-01) or Unix seconds")
+            throw ValidationError(
+                "--at '\(atTime)' is not a time: give ISO 8601 (2025-01-01T00:00:00Z or 2025-01-01) or Unix seconds")
         }
         if let minDaysValid, minDaysValid < 0 { throw ValidationError("--min-days-valid must be 0 or more") }
         if noSystemRoots && caFiles.isEmpty && caDirectories.isEmpty {
@@ -55,7 +73,8 @@ struct TrustOptions: ParsableArguments {
         let anchors = try caFiles.flatMap { try certificates(in: $0, what: "CA file") }
         for directory in caDirectories {
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
+            else {
                 throw CLIFailure(directory, "--ca-dir: not a directory")
             }
         }
@@ -69,12 +88,14 @@ struct TrustOptions: ParsableArguments {
         let intermediates = try intermediateFiles.flatMap { try certificates(in: $0, what: "intermediates file") }
         var options = VerificationOptions(
             purpose: purpose, time: atTime.flatMap(TimeArgument.parse), hostname: domain,
-            minimumDaysValid: minDaysValid, allowPartialChain: partialChain, intermediates: intermediates, limits: limits)
+            minimumDaysValid: minDaysValid, allowPartialChain: partialChain, intermediates: intermediates,
+            limits: limits)
         options.allowWeakCrypto = allowWeakCrypto
         if allowWeakCrypto {
             Diagnostics.emit(
                 "--allow-weak-crypto", .warning,
-                "the verification policy is off: MD2, MD4, MD5 and RSA/DSA keys under 1024 bits are accepted, so valid proves much less (forensic use only)")
+                "the verification policy is off: MD2, MD4, MD5 and RSA/DSA keys under 1024 bits are accepted, so valid proves much less (forensic use only)"
+            )
         }
         return Verifier(trust: store, options: options)
     }

@@ -57,8 +57,10 @@ final class AuditPrinter {
             ])
         case .json:
             let object = (try? JSONOutput.encode(report)).map { String(decoding: $0, as: UTF8.self) } ?? "{}\n"
-            let indented = object.trimmingCharacters(in: .newlines).split(separator: "\n", omittingEmptySubsequences: false)
-                .map { "    " + $0 }.joined(separator: "\n")
+            let indented = object.trimmingCharacters(in: .newlines).split(
+                separator: "\n", omittingEmptySubsequences: false
+            )
+            .map { "    " + $0 }.joined(separator: "\n")
             write((domains == 1 ? "\n" : ",\n") + indented)
         case .jsonl:
             write(((try? Self.compact(report)) ?? "{}") + "\n")
@@ -78,10 +80,18 @@ final class AuditPrinter {
         progress?.finish()
         switch format {
         case .text:
-            var lines = ["Summary: \(domains) domain\(domains == 1 ? "" : "s")" + (domains == 0 ? "" : ": " + verdictCounts())]
-            if invalidEntries > 0 { lines.append("\(invalidEntries) entr\(invalidEntries == 1 ? "y was" : "ies were") not a domain (see standard error)") }
+            var lines = [
+                "Summary: \(domains) domain\(domains == 1 ? "" : "s")" + (domains == 0 ? "" : ": " + verdictCounts())
+            ]
+            if invalidEntries > 0 {
+                lines.append(
+                    "\(invalidEntries) entr\(invalidEntries == 1 ? "y was" : "ies were") not a domain (see standard error)"
+                )
+            }
             if failedDomains > 0 {
-                lines.append("\(failedDomains) domain\(failedDomains == 1 ? " has" : "s have") findings at or above \(failOn.rawValue) (exit status 1)")
+                lines.append(
+                    "\(failedDomains) domain\(failedDomains == 1 ? " has" : "s have") findings at or above \(failOn.rawValue) (exit status 1)"
+                )
             }
             write(lines.joined(separator: "\n") + "\n")
             if domains > 0 {
@@ -90,11 +100,14 @@ final class AuditPrinter {
             }
         case .json:
             let summary = Summary(
-                domains: domains, verdicts: Dictionary(uniqueKeysWithValues: verdicts.map { ($0.key.rawValue, $0.value) }),
+                domains: domains,
+                verdicts: Dictionary(uniqueKeysWithValues: verdicts.map { ($0.key.rawValue, $0.value) }),
                 rules: rules, failOn: failOn.rawValue, failed: failedDomains, invalidEntries: invalidEntries)
             let object = (try? JSONOutput.encode(summary)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-            let indented = object.trimmingCharacters(in: .newlines).split(separator: "\n", omittingEmptySubsequences: false)
-                .enumerated().map { $0.offset == 0 ? String($0.element) : "  " + $0.element }.joined(separator: "\n")
+            let indented = object.trimmingCharacters(in: .newlines).split(
+                separator: "\n", omittingEmptySubsequences: false
+            )
+            .enumerated().map { $0.offset == 0 ? String($0.element) : "  " + $0.element }.joined(separator: "\n")
             write((domains == 0 ? "\n" : "\n") + "  ],\n  \"summary\" : " + indented + "\n}\n")
         case .jsonl:
             break
@@ -152,7 +165,9 @@ enum AuditText {
             for (depth, certificate) in tls.chain.enumerated() {
                 var line = "      \(depth) \(certificate.subject)"
                 let names = certificate.subjectAlternativeNames
-                if !names.isEmpty { line += " [\(names.prefix(4).joined(separator: ", "))\(names.count > 4 ? ", …" : "")]" }
+                if !names.isEmpty {
+                    line += " [\(names.prefix(4).joined(separator: ", "))\(names.count > 4 ? ", …" : "")]"
+                }
                 line += ", issuer \(certificate.issuer), until \(day(certificate.notAfter))"
                 lines.append(line)
             }
@@ -195,7 +210,9 @@ enum AuditText {
         if let type = path.contentType { facts.append(type) }
         if let encoding = path.contentEncoding { facts.append("Content-Encoding: \(encoding)") }
         if path.truncated {
-            facts.append(path.declaredSize.map { "\(size($0)) announced, over the cap (not read)" } ?? "more than \(size(path.size ?? 0)) (stopped at the cap)")
+            facts.append(
+                path.declaredSize.map { "\(size($0)) announced, over the cap (not read)" }
+                    ?? "more than \(size(path.size ?? 0)) (stopped at the cap)")
         } else if let bytes = path.size {
             facts.append(size(bytes))
         }
@@ -204,7 +221,9 @@ enum AuditText {
         let timing = path.timings
         var when = "total \(milliseconds(timing.totalMs))"
         if timing.connectMs != nil {
-            when = "connect \(milliseconds(timing.connectMs)), TLS \(milliseconds(timing.tlsMs)), first byte \(milliseconds(timing.firstByteMs)), " + when
+            when =
+                "connect \(milliseconds(timing.connectMs)), TLS \(milliseconds(timing.tlsMs)), first byte \(milliseconds(timing.firstByteMs)), "
+                + when
         }
         if let address = path.address { when = "\(address); " + when }
         if path.attempts > 1 { when += "; \(path.attempts) attempts" }
@@ -222,7 +241,8 @@ enum AuditText {
         for diagnostic in shown {
             var line = "    \(diagnostic.severity.rawValue): [\(diagnostic.rule.rawValue)] \(diagnostic.message)"
             if !diagnostic.location.path.components.isEmpty {
-                line += " (at \(diagnostic.location.path)" + (diagnostic.location.line.map { ", line \($0)" } ?? "") + ")"
+                line +=
+                    " (at \(diagnostic.location.path)" + (diagnostic.location.line.map { ", line \($0)" } ?? "") + ")"
             }
             lines.append(line)
             guard !stepsShown.contains(diagnostic.rule.rawValue) else { continue }
@@ -259,7 +279,9 @@ final class SummaryTable {
 
     func append(_ row: [String]) {
         let cells = row.map { $0.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ") }
-        for (index, cell) in cells.enumerated() where index < widths.count { widths[index] = max(widths[index], cell.count) }
+        for (index, cell) in cells.enumerated() where index < widths.count {
+            widths[index] = max(widths[index], cell.count)
+        }
         handle?.write(Data((cells.joined(separator: "\t") + "\n").utf8))
         rows += 1
     }

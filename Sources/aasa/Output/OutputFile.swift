@@ -88,21 +88,21 @@ enum OutputFile {
         }
         guard !directories.isEmpty else { return }
         #if os(Linux)
-        typealias SyncFS = @convention(c) (Int32) -> Int32
-        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "syncfs") {
-            let syncfs = unsafeBitCast(symbol, to: SyncFS.self)
-            var devices = Set<UInt64>()
-            for directory in directories {
-                var info = stat()
-                let name = directory.isEmpty ? "." : directory
-                guard stat(name, &info) == 0, devices.insert(UInt64(info.st_dev)).inserted else { continue }
-                let fd = open(name, O_RDONLY | O_CLOEXEC)
-                guard fd >= 0 else { continue }
-                _ = syncfs(fd)
-                close(fd)
+            typealias SyncFS = @convention(c) (Int32) -> Int32
+            if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "syncfs") {
+                let syncfs = unsafeBitCast(symbol, to: SyncFS.self)
+                var devices = Set<UInt64>()
+                for directory in directories {
+                    var info = stat()
+                    let name = directory.isEmpty ? "." : directory
+                    guard stat(name, &info) == 0, devices.insert(UInt64(info.st_dev)).inserted else { continue }
+                    let fd = open(name, O_RDONLY | O_CLOEXEC)
+                    guard fd >= 0 else { continue }
+                    _ = syncfs(fd)
+                    close(fd)
+                }
+                return
             }
-            return
-        }
         #endif
         sync()
     }
@@ -134,7 +134,8 @@ enum OutputFile {
     /// ``ensureDistinct(output:from:)`` against inputs identified once, for a batch.
     static func ensureDistinct(output: String, from inputs: FileIdentities) throws {
         guard output != "-", let input = inputs.input(sameAs: output) else { return }
-        throw CLIFailure(output, "the output is the input file \(input); refusing to overwrite it", status: ExitStatus.usage)
+        throw CLIFailure(
+            output, "the output is the input file \(input); refusing to overwrite it", status: ExitStatus.usage)
     }
 
     /// The files a command reads, by device and inode, so that each output of a batch is
@@ -150,7 +151,9 @@ enum OutputFile {
         init(_ inputs: [String?]) {
             for case let input? in inputs.reversed() where input != "-" {
                 var info = stat()
-                if stat(input, &info) == 0 { paths[FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))] = input }
+                if stat(input, &info) == 0 {
+                    paths[FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))] = input
+                }
             }
         }
 

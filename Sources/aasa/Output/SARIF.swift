@@ -135,8 +135,11 @@ struct SARIFLog: Encodable {
                         level: Self.level(diagnostic.severity), message: Text(text: diagnostic.message),
                         locations: [
                             Location(
-                                physicalLocation: PhysicalLocation(artifactLocation: ArtifactLocation(uri: uri), region: region),
-                                logicalLocations: [LogicalLocation(fullyQualifiedName: diagnostic.location.path.description)])
+                                physicalLocation: PhysicalLocation(
+                                    artifactLocation: ArtifactLocation(uri: uri), region: region),
+                                logicalLocations: [
+                                    LogicalLocation(fullyQualifiedName: diagnostic.location.path.description)
+                                ])
                         ], properties: Properties(severity: diagnostic.severity.rawValue)))
             }
         }

@@ -85,7 +85,9 @@ enum TextReport {
         lines.append("  checked at: \(date(result.checkedAt))")
         for info in result.signerInfos {
             let attributes = info.hasSignedAttributes ? "present" : "none"
-            lines.append("  digest:     \(info.digestAlgorithm) with \(info.signatureAlgorithm), signed attributes: \(attributes)")
+            lines.append(
+                "  digest:     \(info.digestAlgorithm) with \(info.signatureAlgorithm), signed attributes: \(attributes)"
+            )
         }
         if let signer = result.signers.first {
             lines.append("  signer:")

@@ -31,27 +31,39 @@ extension AASACommand {
 
         @Option(
             name: .customLong("domains-file"),
-            help: ArgumentHelp("Read domains from FILE, one a line ('#' comments; '-' for standard input).", valueName: "file"))
+            help: ArgumentHelp(
+                "Read domains from FILE, one a line ('#' comments; '-' for standard input).", valueName: "file"))
         var domainsFile: String?
 
-        @Option(help: "Output format: text (a block per domain and a summary table), json (one document) or jsonl (one object per domain as it finishes).")
+        @Option(
+            help:
+                "Output format: text (a block per domain and a summary table), json (one document) or jsonl (one object per domain as it finishes)."
+        )
         var format: AuditFormat = .text
 
-        @Option(name: .customLong("fail-on"), help: "Exit 1 on findings at or above: error (default), warning, deprecation, info.")
+        @Option(
+            name: .customLong("fail-on"),
+            help: "Exit 1 on findings at or above: error (default), warning, deprecation, info.")
         var failOn: Severity = .error
 
         @Option(help: ArgumentHelp("Domains audited at once (default 16).", valueName: "n"))
         var concurrency = 16
 
-        @Option(help: ArgumentHelp("Seconds one request may take, connecting included (default 10).", valueName: "seconds"))
+        @Option(
+            help: ArgumentHelp("Seconds one request may take, connecting included (default 10).", valueName: "seconds"))
         var timeout: Double = 10
 
-        @Option(help: ArgumentHelp("Retries after a connection error (never after TLS errors, answers or timeouts; default 2).", valueName: "n"))
+        @Option(
+            help: ArgumentHelp(
+                "Retries after a connection error (never after TLS errors, answers or timeouts; default 2).",
+                valueName: "n"))
         var retries = 2
 
         @Option(
             name: .customLong("max-bytes"),
-            help: ArgumentHelp("Stop reading a body past this size and report file-too-large (default 135168, a little over 128 KB).", valueName: "n"))
+            help: ArgumentHelp(
+                "Stop reading a body past this size and report file-too-large (default 135168, a little over 128 KB).",
+                valueName: "n"))
         var maxBytes = AuditConfiguration.defaultMaximumBodySize
 
         @Option(
@@ -65,16 +77,25 @@ extension AASACommand {
 
         @Option(
             name: .customLong("cdn-base-url"),
-            help: ArgumentHelp("The CDN's base URL; the domain is appended (default \(AuditConfiguration.appleCDNBaseURL)).", valueName: "url"))
+            help: ArgumentHelp(
+                "The CDN's base URL; the domain is appended (default \(AuditConfiguration.appleCDNBaseURL)).",
+                valueName: "url"))
         var cdnBaseURL = AuditConfiguration.appleCDNBaseURL
 
-        @Option(name: .customLong("ca-file"), help: ArgumentHelp("Also trust the certificates in this PEM/DER file, for TLS and signers (repeatable).", valueName: "pem"))
+        @Option(
+            name: .customLong("ca-file"),
+            help: ArgumentHelp(
+                "Also trust the certificates in this PEM/DER file, for TLS and signers (repeatable).", valueName: "pem")
+        )
         var caFiles: [String] = []
 
         @Flag(name: .customLong("no-system-roots"), help: "Do not trust the system's CA bundle; only --ca-file.")
         var noSystemRoots = false
 
-        @Option(name: .customLong("at"), help: ArgumentHelp("Check certificates at this time: ISO 8601 or Unix seconds (default now).", valueName: "time"))
+        @Option(
+            name: .customLong("at"),
+            help: ArgumentHelp(
+                "Check certificates at this time: ISO 8601 or Unix seconds (default now).", valueName: "time"))
         var atTime: String?
 
         @Flag(inversion: .prefixedNo, help: "Show a progress bar on standard error (default: when it is a terminal).")
@@ -91,7 +112,8 @@ extension AASACommand {
         func validate() throws {
             if domains.isEmpty && domainsFile == nil {
                 throw ValidationError(
-                    "no domain to audit: give domains as arguments (aasa audit example.com) or a list with --domains-file FILE ('-' for standard input)")
+                    "no domain to audit: give domains as arguments (aasa audit example.com) or a list with --domains-file FILE ('-' for standard input)"
+                )
             }
             for domain in domains {
                 do {
@@ -100,8 +122,12 @@ extension AASACommand {
                     throw ValidationError("not a domain: \(error)")
                 }
             }
-            guard (1...1_000).contains(concurrency) else { throw ValidationError("--concurrency must be from 1 to 1000") }
-            guard timeout > 0, timeout <= 600 else { throw ValidationError("--timeout must be more than 0 and at most 600 seconds") }
+            guard (1...1_000).contains(concurrency) else {
+                throw ValidationError("--concurrency must be from 1 to 1000")
+            }
+            guard timeout > 0, timeout <= 600 else {
+                throw ValidationError("--timeout must be more than 0 and at most 600 seconds")
+            }
             guard (0...10).contains(retries) else { throw ValidationError("--retries must be from 0 to 10") }
             if limits.maxInputSizeText != nil && maxBytes != AuditConfiguration.defaultMaximumBodySize {
                 throw ValidationError("--max-input-size and --max-bytes both set the body cap: give one")
@@ -120,7 +146,9 @@ extension AASACommand {
                 throw ValidationError("--cdn-base-url is used only with --cdn: add --cdn")
             }
             if let atTime, TimeArgument.parse(atTime) == nil {
-                throw ValidationError("--at '\(atTime)' is not a time: give ISO 8601 (2025-01-01T00:00:00Z or 2025-01-01) or Unix seconds")
+                throw ValidationError(
+                    "--at '\(atTime)' is not a time: give ISO 8601 (2025-01-01T00:00:00Z or 2025-01-01) or Unix seconds"
+                )
             }
             if noSystemRoots && caFiles.isEmpty {
                 throw ValidationError("--no-system-roots leaves nothing to trust: add --ca-file")
@@ -133,7 +161,8 @@ extension AASACommand {
             try reportingFailures(path: domainsFile ?? "-") {
                 let anchors = try caFiles.flatMap { path -> [X509Certificate] in
                     do {
-                        return try X509Certificate.load(from: InputFile.read(path, what: "CA file", limit: 16 * 1024 * 1024))
+                        return try X509Certificate.load(
+                            from: InputFile.read(path, what: "CA file", limit: 16 * 1024 * 1024))
                     } catch let error as AASAError {
                         throw CLIFailure(path, "CA file: \(error.message)")
                     }
@@ -141,7 +170,8 @@ extension AASACommand {
                 let configuration = AuditConfiguration(
                     trust: TrustConfiguration(useSystemRoots: !noSystemRoots, anchors: anchors),
                     checkTime: atTime.flatMap(TimeArgument.parse), timeout: timeout, retries: retries,
-                    maximumBodySize: bodyCap, limits: limits.values.library, resolve: try resolve.map(ResolveRule.parse),
+                    maximumBodySize: bodyCap, limits: limits.values.library,
+                    resolve: try resolve.map(ResolveRule.parse),
                     checkCDN: cdn,
                     cdnBaseURL: cdnBaseURL, userAgent: "aasa-audit/\(AASAVersion.number)")
                 source = try DomainSource(arguments: domains, file: domainsFile)
@@ -156,7 +186,8 @@ extension AASACommand {
 
             let total = DomainSource.count(arguments: domains, file: domainsFile)
             let showProgress = progress ?? (isatty(STDERR_FILENO) == 1)
-            let printer = AuditPrinter(format: format, failOn: failOn, progress: showProgress ? ProgressBar(total: total) : nil)
+            let printer = AuditPrinter(
+                format: format, failOn: failOn, progress: showProgress ? ProgressBar(total: total) : nil)
             let outcome = AuditRun(auditor: auditor, concurrency: concurrency, ordered: format != .jsonl)
                 .run(source: source, printer: printer)
             printer.finish()

@@ -24,7 +24,9 @@ extension AASACommand {
         @OptionGroup(title: "Trust (for signed files)")
         var trust: TrustOptions
 
-        @Option(name: .customLong("fail-on"), help: "Exit 1 on findings at or above: error (default), warning, deprecation, info.")
+        @Option(
+            name: .customLong("fail-on"),
+            help: "Exit 1 on findings at or above: error (default), warning, deprecation, info.")
         var failOn: Severity = .error
 
         @Option(help: "Output format: text or json.")
@@ -43,7 +45,8 @@ extension AASACommand {
                 let limits = self.limits.values
                 let data = try limits.read(file)
                 let lint = Linter.lint(data, options: LintOptions(limits: limits.library))
-                let verification = lint.kind.isSigned ? try trust.makeVerifier(limits: limits.library).verify(data) : nil
+                let verification =
+                    lint.kind.isSigned ? try trust.makeVerifier(limits: limits.library).verify(data) : nil
                 let report = DeprecationReport(lint: lint, verification: verification)
                 switch format {
                 case .json: try JSONOutput.print(Document(path: file, report: report))
@@ -86,7 +89,8 @@ extension AASACommand {
                     if places.count == 1 {
                         head += " (at \(places[0]))"
                     } else if places.count > 1 {
-                        head += " (\(places.count) places: \(places.prefix(3).joined(separator: ", "))\(places.count > 3 ? ", …" : ""))"
+                        head +=
+                            " (\(places.count) places: \(places.prefix(3).joined(separator: ", "))\(places.count > 3 ? ", …" : ""))"
                     }
                     lines.append(head)
                     lines.append("      who needs it: \(first.neededBy)")

@@ -28,22 +28,35 @@ extension AASACommand {
         @Argument(help: ArgumentHelp("Files or directories to convert ('-' for standard input).", valueName: "in"))
         var inputs: [String] = []
 
-        @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Where to write the JSON of a single input ('-' for standard output).", valueName: "out"))
+        @Option(
+            name: [.short, .customLong("output")],
+            help: ArgumentHelp("Where to write the JSON of a single input ('-' for standard output).", valueName: "out")
+        )
         var output: String?
 
-        @Option(name: .customLong("out-dir"), help: ArgumentHelp("Write each converted file here, under its name (relative to the directory it was found in).", valueName: "dir"))
+        @Option(
+            name: .customLong("out-dir"),
+            help: ArgumentHelp(
+                "Write each converted file here, under its name (relative to the directory it was found in).",
+                valueName: "dir"))
         var outDirectory: String?
 
-        @Flag(name: .customLong("in-place"), help: "Replace each input with its JSON (atomically, only once the new file is complete).")
+        @Flag(
+            name: .customLong("in-place"),
+            help: "Replace each input with its JSON (atomically, only once the new file is complete).")
         var inPlace = false
 
         @Flag(help: "Write the JSON without white space.")
         var compact = false
 
-        @Flag(name: .customLong("preserve-format"), help: "Write the JSON bytes as they were (CRLF turned into LF for signed content), not re-formatted.")
+        @Flag(
+            name: .customLong("preserve-format"),
+            help: "Write the JSON bytes as they were (CRLF turned into LF for signed content), not re-formatted.")
         var preserveFormat = false
 
-        @Flag(name: .customLong("no-verify"), help: "Convert signed files without verifying them (the result is marked unverified).")
+        @Flag(
+            name: .customLong("no-verify"),
+            help: "Convert signed files without verifying them (the result is marked unverified).")
         var noVerify = false
 
         @OptionGroup(title: "Trust")
@@ -56,17 +69,22 @@ extension AASACommand {
         var limits: LimitOptions
 
         func validate() throws {
-            if inputs.isEmpty { throw ValidationError("give at least one file or directory to convert ('-' for standard input)") }
+            if inputs.isEmpty {
+                throw ValidationError("give at least one file or directory to convert ('-' for standard input)")
+            }
             let destinations = [output != nil, outDirectory != nil, inPlace].filter { $0 }.count
             if destinations > 1 { throw ValidationError("give only one of -o, --out-dir and --in-place") }
             if compact && preserveFormat { throw ValidationError("--compact and --preserve-format cannot be combined") }
-            if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input ('-') can be read only once") }
+            if inputs.filter({ $0 == "-" }).count > 1 {
+                throw ValidationError("standard input ('-') can be read only once")
+            }
             if inputs.contains("-") && (inPlace || outDirectory != nil) {
                 throw ValidationError("standard input ('-') has no name: give -o for it, not --out-dir or --in-place")
             }
             let hasDirectory = inputs.contains { isDirectory($0) }
             if output != nil && (inputs.count > 1 || hasDirectory) {
-                throw ValidationError("-o takes a single input file; use --out-dir DIR for several files or a directory")
+                throw ValidationError(
+                    "-o takes a single input file; use --out-dir DIR for several files or a directory")
             }
             if (inputs.count > 1 || hasDirectory) && outDirectory == nil && !inPlace {
                 throw ValidationError("several inputs or a directory need --out-dir DIR or --in-place")
@@ -98,7 +116,10 @@ extension AASACommand {
             var frontend = BatchFrontend("convert", items: items, failures: failures, failureOutcome: nil)
             outcomes += failures.map { _ in Outcome.failed(ExitStatus.badInput) }
             for item in items {
-                jobs.append(Job(input: item.path, output: destination(for: item.path, relative: item.relative), explicit: item.explicit))
+                jobs.append(
+                    Job(
+                        input: item.path, output: destination(for: item.path, relative: item.relative),
+                        explicit: item.explicit))
             }
             // 2. Refuse, before doing anything, to overwrite an input or write two files to one place.
             try reportingFailures(path: inputs[0]) {
@@ -107,7 +128,9 @@ extension AASACommand {
                 for job in jobs where job.output != "-" {
                     let key = URL(fileURLWithPath: job.output).standardizedFileURL.path
                     if let other = seen[key] {
-                        throw CLIFailure(job.output, "both \(other) and \(job.input) would be written here; convert them separately", status: ExitStatus.usage)
+                        throw CLIFailure(
+                            job.output, "both \(other) and \(job.input) would be written here; convert them separately",
+                            status: ExitStatus.usage)
                     }
                     seen[key] = job.input
                     if !inPlace {
@@ -124,7 +147,9 @@ extension AASACommand {
             // checks every file at the same time, so each chain is checked once.
             var verifier: Verifier?
             if !noVerify {
-                try reportingFailures(path: inputs[0]) { verifier = try trust.makeVerifier(limits: limits.values.library) }
+                try reportingFailures(path: inputs[0]) {
+                    verifier = try trust.makeVerifier(limits: limits.values.library)
+                }
                 if jobs.count > 1 { verifier = verifier?.forBatch() }
             }
             // 4. Convert each file on its own, `--jobs` at a time, printed in input order.
@@ -132,25 +157,28 @@ extension AASACommand {
             let settings = Settings(
                 noVerify: noVerify, preserveFormat: preserveFormat, compact: compact, inPlace: inPlace,
                 announce: inPlace || outDirectory != nil, durable: jobs.count == 1, limits: limits.values)
-            frontend.run(jobs, threads: batch.workerCount, output: { $0 }, work: { job in
-                var output = BatchOutput()
-                do {
-                    output.outcome = try Self.convert(job, verifier: shared, settings: settings, into: &output)
-                } catch {
-                    output.fail(CLIFailure(job.input, describing: error), outcome: "failed")
-                }
-                return output
-            }, then: { _, output, printed in
-                var status = output.status
-                if !printed { status = ExitStatus.worst(status, ExitStatus.badInput) }
-                switch output.outcome {
-                case _ where status != ExitStatus.success: outcomes.append(.failed(status))
-                case "converted": outcomes.append(.converted(unverified: false))
-                case "converted-unverified": outcomes.append(.converted(unverified: true))
-                case "unchanged": outcomes.append(.unchanged)
-                default: outcomes.append(.skipped)
-                }
-            })
+            frontend.run(
+                jobs, threads: batch.workerCount, output: { $0 },
+                work: { job in
+                    var output = BatchOutput()
+                    do {
+                        output.outcome = try Self.convert(job, verifier: shared, settings: settings, into: &output)
+                    } catch {
+                        output.fail(CLIFailure(job.input, describing: error), outcome: "failed")
+                    }
+                    return output
+                },
+                then: { _, output, printed in
+                    var status = output.status
+                    if !printed { status = ExitStatus.worst(status, ExitStatus.badInput) }
+                    switch output.outcome {
+                    case _ where status != ExitStatus.success: outcomes.append(.failed(status))
+                    case "converted": outcomes.append(.converted(unverified: false))
+                    case "converted-unverified": outcomes.append(.converted(unverified: true))
+                    case "unchanged": outcomes.append(.unchanged)
+                    default: outcomes.append(.skipped)
+                    }
+                })
             frontend.finishOutput()
             if frontend.printer.stdoutFailed { outcomes.append(.failed(ExitStatus.badInput)) }
             if !settings.durable { OutputFile.flush(jobs.map(\.output)) }
@@ -187,7 +215,9 @@ extension AASACommand {
 
         /// Converts one file; its diagnostics and any standard output go to `output`. Returns
         /// the outcome for the summary: converted, converted-unverified, unchanged or skipped.
-        private static func convert(_ job: Job, verifier: Verifier?, settings: Settings, into output: inout BatchOutput) throws -> String {
+        private static func convert(_ job: Job, verifier: Verifier?, settings: Settings, into output: inout BatchOutput)
+            throws -> String
+        {
             func emit(_ severity: Diagnostics.Severity, _ message: String) {
                 output.emit(job.input, severity, message)
             }
@@ -202,7 +232,8 @@ extension AASACommand {
             if detection.kind.isSigned {
                 if noVerify {
                     guard let message = detection.message, !message.signerInfos.isEmpty, message.hasContent else {
-                        throw CLIFailure(job.input, "nothing to convert: a signed file with no embedded content or no signer")
+                        throw CLIFailure(
+                            job.input, "nothing to convert: a signed file with no embedded content or no signer")
                     }
                     content = try message.unverifiedContent()
                     unverified = true
@@ -230,14 +261,18 @@ extension AASACommand {
                 content = data
                 what = "json"
             } else if let damaged = detection.damagedPKCS7Encoding {
-                throw CLIFailure(job.input, "not converted: damaged PKCS#7 \(damaged.rawValue.uppercased()): \(detection.detail ?? "")")
+                throw CLIFailure(
+                    job.input,
+                    "not converted: damaged PKCS#7 \(damaged.rawValue.uppercased()): \(detection.detail ?? "")")
             } else if !job.explicit && !Self.looksLikeJSON(data) {
                 emit(.note, "skipped: neither JSON nor a signed file (\(detection.detail ?? detection.kind.rawValue))")
                 return "skipped"
             } else if Self.looksLikeJSON(data) {
                 throw CLIFailure(job.input, "not converted: \(detection.detail ?? "not valid JSON")")
             } else {
-                throw CLIFailure(job.input, "not converted: neither JSON nor a signed file (\(detection.detail ?? detection.kind.rawValue))")
+                throw CLIFailure(
+                    job.input,
+                    "not converted: neither JSON nor a signed file (\(detection.detail ?? detection.kind.rawValue))")
             }
 
             // The JSON must parse, strictly.
@@ -247,12 +282,18 @@ extension AASACommand {
             do {
                 root = try limits.library.jsonParser.parse(body)
             } catch let error as JSONSyntaxError {
-                throw CLIFailure(job.input, "not converted: the \(detection.kind.isSigned ? "embedded content" : "file") is not valid JSON: \(error)")
+                throw CLIFailure(
+                    job.input,
+                    "not converted: the \(detection.kind.isSigned ? "embedded content" : "file") is not valid JSON: \(error)"
+                )
             }
             if !job.explicit && !detection.kind.isSigned
                 && !(root.members ?? []).contains(where: { AASADocument.serviceKeys.contains($0.key) })
             {
-                emit(.note, "skipped: JSON without applinks, webcredentials, activitycontinuation or appclips (not an AASA file)")
+                emit(
+                    .note,
+                    "skipped: JSON without applinks, webcredentials, activitycontinuation or appclips (not an AASA file)"
+                )
                 return "skipped"
             }
             if root.members == nil {
@@ -264,7 +305,10 @@ extension AASACommand {
             if preserveFormat {
                 converted = content
                 for duplicate in duplicates {
-                    emit(.warning, "duplicate key: \(duplicate.path) appears \(duplicate.positions.count) times; kept as written (--preserve-format), Apple's parser uses the last one")
+                    emit(
+                        .warning,
+                        "duplicate key: \(duplicate.path) appears \(duplicate.positions.count) times; kept as written (--preserve-format), Apple's parser uses the last one"
+                    )
                 }
             } else {
                 for duplicate in duplicates {
@@ -273,8 +317,11 @@ extension AASACommand {
                 if hasBOM { emit(.note, "byte-order mark removed") }
                 converted = JSONWriter(style: compact ? .compact : .pretty).data(clean)
                 // Self-check: the output reads back as the same JSON.
-                guard let reread = try? limits.library.jsonParser.parse(converted), reread.isStructurallyEqual(to: clean) else {
-                    throw CLIFailure(job.input, "internal error: the converted JSON does not read back the same; nothing written")
+                guard let reread = try? limits.library.jsonParser.parse(converted),
+                    reread.isStructurallyEqual(to: clean)
+                else {
+                    throw CLIFailure(
+                        job.input, "internal error: the converted JSON does not read back the same; nothing written")
                 }
             }
 
@@ -325,9 +372,15 @@ extension AASACommand {
                 }
             }
             let considered = outcomes.count - skipped
-            var parts = ["\(converted) of \(considered) \(considered == 1 ? "file" : "files") converted" + (unverified > 0 ? " (\(unverified) unverified)" : "")]
+            var parts = [
+                "\(converted) of \(considered) \(considered == 1 ? "file" : "files") converted"
+                    + (unverified > 0 ? " (\(unverified) unverified)" : "")
+            ]
             if unchanged > 0 { parts.append("\(unchanged) already converted") }
-            if verification > 0 { parts.append("\(verification) failed verification (nothing written for \(verification == 1 ? "it" : "them"))") }
+            if verification > 0 {
+                parts.append(
+                    "\(verification) failed verification (nothing written for \(verification == 1 ? "it" : "them"))")
+            }
             if unreadable > 0 { parts.append("\(unreadable) unreadable, not JSON or not writable") }
             if skipped > 0 { parts.append("\(skipped) skipped (not AASA files)") }
             FileHandle.standardError.write(Data(("convert: " + parts.joined(separator: "; ") + "\n").utf8))

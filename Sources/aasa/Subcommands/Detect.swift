@@ -6,7 +6,8 @@ extension AASACommand {
     struct Detect: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "detect",
-            abstract: "Tell what each file is from its bytes: pkcs7-der, pkcs7-pem, pkcs7-smime, pkcs7-other, json or unknown.",
+            abstract:
+                "Tell what each file is from its bytes: pkcs7-der, pkcs7-pem, pkcs7-smime, pkcs7-other, json or unknown.",
             discussion: """
                 The name and any served content type are ignored. PKCS#7 is confirmed by parsing it, \
                 JSON by parsing it; damaged files are 'unknown' with the reason.
@@ -53,10 +54,14 @@ extension AASACommand {
                 var output = BatchOutput()
                 do {
                     let detection = FileKindDetector.detect(try limits.read(item.path), limits: limits.library)
-                    let entry = Entry(path: item.path, kind: detection.kind.rawValue, detail: detection.detail, byteOrderMark: detection.hasByteOrderMark)
+                    let entry = Entry(
+                        path: item.path, kind: detection.kind.rawValue, detail: detection.detail,
+                        byteOrderMark: detection.hasByteOrderMark)
                     switch format {
                     case .text:
-                        output.print("\(Diagnostics.displayName(item.path)): \(detection.kind.rawValue)" + (detection.detail.map { " (\($0))" } ?? ""))
+                        output.print(
+                            "\(Diagnostics.displayName(item.path)): \(detection.kind.rawValue)"
+                                + (detection.detail.map { " (\($0))" } ?? ""))
                     case .json:
                         output.write(single ? try JSONOutput.encode(entry) : try elements.element(entry))
                     }

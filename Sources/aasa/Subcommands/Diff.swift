@@ -6,7 +6,8 @@ extension AASACommand {
     struct Diff: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "diff",
-            abstract: "Compare what two AASA files mean: apps per service, rules per app, probe URLs whose verdict changes.",
+            abstract:
+                "Compare what two AASA files mean: apps per service, rules per app, probe URLs whose verdict changes.",
             discussion: """
                 Per service, the apps gained and lost; per applinks app, the rules of the entry that decides \
                 for it (the first naming it) added, removed, changed (another rule at the same place) or \
@@ -26,7 +27,10 @@ extension AASACommand {
         @Argument(help: ArgumentHelp("The new file (plain or signed; '-' for standard input).", valueName: "new"))
         var new: String
 
-        @Option(name: .customLong("urls-file"), help: ArgumentHelp("Also compare these URLs: one a line, or an access log ('-' for standard input).", valueName: "file"))
+        @Option(
+            name: .customLong("urls-file"),
+            help: ArgumentHelp(
+                "Also compare these URLs: one a line, or an access log ('-' for standard input).", valueName: "file"))
         var urlsFile: String?
 
         @Option(help: "Output format: text or json.")
@@ -50,7 +54,9 @@ extension AASACommand {
                 let limits = self.limits.values
                 let before = try readDocument(old, limits: limits)
                 let after = try readDocument(new, limits: limits)
-                let extra = try urlsFile.map { try URLList.open($0, maximumURLLength: limits.library.maximumURLLength) } ?? AnySequence([])
+                let extra =
+                    try urlsFile.map { try URLList.open($0, maximumURLLength: limits.library.maximumURLLength) }
+                    ?? AnySequence([])
                 let diff = SemanticDiff.compare(old: before, new: after, extraURLs: extra, keeping: Self.listedChanges)
                 switch format {
                 case .json: try JSONOutput.print(Report(old: old, new: new, diff: diff))
@@ -70,7 +76,8 @@ extension AASACommand {
                     throw CLIFailure(path, "a signed file with no embedded content")
                 }
                 json = LineEndingStyle.crlfToLF(try message.unverifiedContent())
-                Diagnostics.emit(path, .note, "signed file: comparing its embedded JSON, which was not verified (use aasa verify)")
+                Diagnostics.emit(
+                    path, .note, "signed file: comparing its embedded JSON, which was not verified (use aasa verify)")
             } else if let damaged = detection.damagedPKCS7Encoding {
                 throw CLIFailure(path, "damaged PKCS#7 \(damaged.rawValue.uppercased()): \(detection.detail ?? "")")
             }
@@ -86,7 +93,9 @@ extension AASACommand {
             }
             let (clean, duplicates) = root.deduplicatingKeys()
             for duplicate in duplicates {
-                Diagnostics.emit(path, .warning, "duplicate key: \(duplicate); that is the value Apple's parser uses, and the comparison too")
+                Diagnostics.emit(
+                    path, .warning,
+                    "duplicate key: \(duplicate); that is the value Apple's parser uses, and the comparison too")
             }
             return AASADocument(root: clean)
         }
@@ -115,8 +124,12 @@ extension AASACommand {
         private func text(_ diff: SemanticDiff) -> String {
             var lines = ["--- \(Diagnostics.displayName(old))", "+++ \(Diagnostics.displayName(new))"]
             for service in diff.services {
-                if !service.gained.isEmpty { lines.append("\(service.service): gained \(service.gained.joined(separator: ", "))") }
-                if !service.lost.isEmpty { lines.append("\(service.service): lost \(service.lost.joined(separator: ", "))") }
+                if !service.gained.isEmpty {
+                    lines.append("\(service.service): gained \(service.gained.joined(separator: ", "))")
+                }
+                if !service.lost.isEmpty {
+                    lines.append("\(service.service): lost \(service.lost.joined(separator: ", "))")
+                }
             }
             // Apps with the same changes in the same entries (an appIDs list) are shown together.
             var groups: [(apps: [String], changes: SemanticDiff.AppChanges)] = []
@@ -130,13 +143,17 @@ extension AASACommand {
                 }
             }
             for (apps, app) in groups {
-                let entries = app.entryBefore == app.entryAfter ? app.entryBefore : "\(app.entryBefore) → \(app.entryAfter)"
+                let entries =
+                    app.entryBefore == app.entryAfter ? app.entryBefore : "\(app.entryBefore) → \(app.entryAfter)"
                 lines.append("\(apps.joined(separator: ", ")) (\(entries)):")
                 for rule in app.removed { lines.append("  removed  [\(rule.index)] \(rule.rule)") }
                 for rule in app.added { lines.append("  added    [\(rule.index)] \(rule.rule)") }
                 for rule in app.changed { lines.append("  changed  [\(rule.index)] \(rule.before) → \(rule.after)") }
                 for rule in app.reordered {
-                    let effect = rule.changesVerdicts ? "passes a rule of the other verdict: can change verdicts" : "same verdict as the rules it passes: no verdict changes"
+                    let effect =
+                        rule.changesVerdicts
+                        ? "passes a rule of the other verdict: can change verdicts"
+                        : "same verdict as the rules it passes: no verdict changes"
                     lines.append("  moved    [\(rule.before) → \(rule.after)] \(rule.rule) (\(effect))")
                 }
             }
@@ -145,7 +162,8 @@ extension AASACommand {
                     values.map { "[" + $0.map { "\"\($0)\"" }.joined(separator: ", ") + "]" } ?? "(undefined)"
                 }
                 lines.append(
-                    "substitution variable \(variable.name): \(list(variable.before)) → \(list(variable.after))\(variable.used ? "" : " (not used by any pattern)")")
+                    "substitution variable \(variable.name): \(list(variable.before)) → \(list(variable.after))\(variable.used ? "" : " (not used by any pattern)")"
+                )
             }
             let probes = diff.probes
             var sources = "\(probes.generated) generated from the patterns of both files"
@@ -154,10 +172,13 @@ extension AASACommand {
             if probes.changedCount == 0 {
                 lines.append("probe URLs: \(probes.compared) compared (\(sources)); none changes verdict")
             } else {
-                lines.append("probe URLs: \(probes.compared) compared (\(sources)); \(probes.changedCount) change verdict:")
+                lines.append(
+                    "probe URLs: \(probes.compared) compared (\(sources)); \(probes.changedCount) change verdict:")
                 for change in probes.changes.prefix(Self.printedChanges) { lines.append("  \(change.summary)") }
                 if probes.changedCount > Self.printedChanges {
-                    lines.append("  … and \(probes.changedCount - Self.printedChanges) more (--format json lists up to \(Self.listedChanges))")
+                    lines.append(
+                        "  … and \(probes.changedCount - Self.printedChanges) more (--format json lists up to \(Self.listedChanges))"
+                    )
                 }
             }
             lines.append(diff.isSame ? "result: the files mean the same" : "result: the files differ")

@@ -24,13 +24,20 @@ extension AASACommand {
                 """
         )
 
-        @Argument(help: ArgumentHelp("The signed files, or directories of them ('-' for standard input).", valueName: "file"))
+        @Argument(
+            help: ArgumentHelp("The signed files, or directories of them ('-' for standard input).", valueName: "file"))
         var files: [String] = []
 
-        @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Where to write the JSON of a single file ('-' for standard output).", valueName: "out"))
+        @Option(
+            name: [.short, .customLong("output")],
+            help: ArgumentHelp("Where to write the JSON of a single file ('-' for standard output).", valueName: "out"))
         var output: String = "-"
 
-        @Option(name: .customLong("out-dir"), help: ArgumentHelp("Write the JSON of each file here, under its name (for several files or a directory).", valueName: "dir"))
+        @Option(
+            name: .customLong("out-dir"),
+            help: ArgumentHelp(
+                "Write the JSON of each file here, under its name (for several files or a directory).", valueName: "dir"
+            ))
         var outDirectory: String?
 
         @Flag(name: .customLong("no-verify"), help: "Extract without verifying (the content is then unverified).")
@@ -49,12 +56,22 @@ extension AASACommand {
         var limits: LimitOptions
 
         func validate() throws {
-            if files.isEmpty { throw ValidationError("give a signed file to extract ('-' for standard input), several, or a directory") }
-            if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input ('-') can be read only once") }
-            if outDirectory != nil && output != "-" { throw ValidationError("give either -o (one file) or --out-dir (several), not both") }
+            if files.isEmpty {
+                throw ValidationError("give a signed file to extract ('-' for standard input), several, or a directory")
+            }
+            if files.filter({ $0 == "-" }).count > 1 {
+                throw ValidationError("standard input ('-') can be read only once")
+            }
+            if outDirectory != nil && output != "-" {
+                throw ValidationError("give either -o (one file) or --out-dir (several), not both")
+            }
             if outDirectory == nil && BatchOptions.isBatch(files) {
-                if output != "-" { throw ValidationError("-o takes a single input file; use --out-dir DIR for several files or a directory") }
-                throw ValidationError("several files or a directory need --out-dir DIR (one JSON file each, under its name)")
+                if output != "-" {
+                    throw ValidationError(
+                        "-o takes a single input file; use --out-dir DIR for several files or a directory")
+                }
+                throw ValidationError(
+                    "several files or a directory need --out-dir DIR (one JSON file each, under its name)")
             }
             if outDirectory != nil && files.contains("-") {
                 throw ValidationError("standard input ('-') has no name: extract it alone, with -o")
@@ -77,7 +94,9 @@ extension AASACommand {
                 var content: Data
                 if noVerify {
                     content = try Self.unverifiedContent(of: data, path: file, limits: limits.library)
-                    Diagnostics.emit(file, .warning, "the content is UNVERIFIED (--no-verify): its signature and signer were not checked")
+                    Diagnostics.emit(
+                        file, .warning,
+                        "the content is UNVERIFIED (--no-verify): its signature and signer were not checked")
                 } else {
                     let result = try trust.makeVerifier(limits: limits.library).verify(data)
                     guard let verified = result.content else {
@@ -90,7 +109,8 @@ extension AASACommand {
                         default: break
                         }
                         throw CLIFailure(
-                            file, "not extracted: \(result.verdict.reason ?? "not valid")", status: ExitStatus.checkFailed,
+                            file, "not extracted: \(result.verdict.reason ?? "not valid")",
+                            status: ExitStatus.checkFailed,
                             code: result.verdict.code)
                     }
                     content = verified
@@ -107,7 +127,8 @@ extension AASACommand {
             let (items, failures) = batch.expand(files, what: "extract")
             let limits = self.limits.values
             try reportingFailures(path: files[0]) {
-                destinations = try BatchInput.destinations(for: items, in: directory, otherInputs: trust.caFiles + trust.intermediateFiles)
+                destinations = try BatchInput.destinations(
+                    for: items, in: directory, otherInputs: trust.caFiles + trust.intermediateFiles)
                 if !noVerify { verifier = try trust.makeVerifier(limits: limits.library).forBatch() }
             }
             var frontend = BatchFrontend("extract", items: items, failures: failures)
@@ -127,23 +148,29 @@ extension AASACommand {
                                 throw CLIFailure(item.path, "nothing to extract: \(detail)", code: result.verdict.code)
                             default:
                                 throw CLIFailure(
-                                    item.path, "not extracted: \(result.verdict.reason ?? "not valid")", status: ExitStatus.checkFailed,
+                                    item.path, "not extracted: \(result.verdict.reason ?? "not valid")",
+                                    status: ExitStatus.checkFailed,
                                     code: result.verdict.code)
                             }
                         }
                         content = verified
                     } else {
                         content = try Self.unverifiedContent(of: data, path: item.path, limits: limits.library)
-                        output.emit(item.path, .warning, "the content is UNVERIFIED (--no-verify): its signature and signer were not checked")
+                        output.emit(
+                            item.path, .warning,
+                            "the content is UNVERIFIED (--no-verify): its signature and signer were not checked")
                     }
                     if lf { content = LineEndingStyle.crlfToLF(content) }
                     try BatchInput.createParent(of: destination)
                     try OutputFile.write(content, to: destination, durable: false)
-                    output.emit(item.path, .note, "extracted (\(shared == nil ? "unverified" : "verified")) → \(destination)")
+                    output.emit(
+                        item.path, .note, "extracted (\(shared == nil ? "unverified" : "verified")) → \(destination)")
                     output.outcome = "extracted"
                 } catch {
                     let failure = CLIFailure(item.path, describing: error)
-                    output.fail(failure, outcome: failure.status == ExitStatus.checkFailed ? "failed verification" : "unreadable")
+                    output.fail(
+                        failure,
+                        outcome: failure.status == ExitStatus.checkFailed ? "failed verification" : "unreadable")
                 }
                 return output
             }

@@ -109,7 +109,9 @@ extension AASACommand {
                     if message.isSignedData {
                         report.encapsulatedContentType = message.encapsulatedContentType
                         report.detached = !message.hasContent
-                        if let content = try? message.unverifiedContent() { report.content = describe(content, limits: limits.library) }
+                        if let content = try? message.unverifiedContent() {
+                            report.content = describe(content, limits: limits.library)
+                        }
                     }
                 } else if detection.kind == .json {
                     report.content = describe(data, limits: limits.library)
@@ -135,7 +137,8 @@ extension AASACommand {
         private func policyLines(_ findings: [Report.Finding], indent: String, width: Int) -> [String] {
             findings.map { finding in
                 let label = (finding.refused ? "refused:" : "warning:")
-                return indent + label.padding(toLength: max(width, label.count + 1), withPad: " ", startingAt: 0) + finding.message
+                return indent + label.padding(toLength: max(width, label.count + 1), withPad: " ", startingAt: 0)
+                    + finding.message
             }
         }
 
@@ -143,7 +146,8 @@ extension AASACommand {
             var lines = ["\(Diagnostics.displayName(report.path)): \(report.kind), \(report.size) bytes"]
             if let type = report.contentInfoType { lines.append("  content info type: \(type)") }
             if let inner = report.encapsulatedContentType {
-                lines.append("  signed content:    \(inner)\(report.detached == true ? " (detached: not embedded)" : "")")
+                lines.append(
+                    "  signed content:    \(inner)\(report.detached == true ? " (detached: not embedded)" : "")")
             }
             for (index, signer) in report.signerInfos.enumerated() {
                 let info = signer.value
@@ -166,8 +170,11 @@ extension AASACommand {
             }
             if let content = report.content {
                 let signed = report.contentInfoType != nil
-                let canonical = content.crlfCanonical && signed ? " (CRLF-canonicalised: signed as MIME text, without -binary)" : ""
-                lines.append("  content: \(content.size) bytes, \(content.json ? "JSON" : "not JSON"), line ends: \(content.lineEndings)\(canonical)")
+                let canonical =
+                    content.crlfCanonical && signed ? " (CRLF-canonicalised: signed as MIME text, without -binary)" : ""
+                lines.append(
+                    "  content: \(content.size) bytes, \(content.json ? "JSON" : "not JSON"), line ends: \(content.lineEndings)\(canonical)"
+                )
             }
             return lines.joined(separator: "\n")
         }

@@ -29,7 +29,9 @@ extension AASACommand {
         @Flag(help: "Fail (exit 1) on warnings too, not only errors.")
         var strict = false
 
-        @Option(name: .customLong("min-severity"), help: "Show only findings at or above: info (default), deprecation, warning, error.")
+        @Option(
+            name: .customLong("min-severity"),
+            help: "Show only findings at or above: info (default), deprecation, warning, error.")
         var minSeverity: Severity = .info
 
         @Flag(name: .customLong("list-rules"), help: "List every rule ID with its severity and exit.")
@@ -78,7 +80,9 @@ extension AASACommand {
         func run() throws {
             if listRules {
                 for entry in RuleCatalogue.all {
-                    printOut("\(entry.id.rawValue.padding(toLength: 30, withPad: " ", startingAt: 0)) \(entry.severity.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)) \(entry.summary)")
+                    printOut(
+                        "\(entry.id.rawValue.padding(toLength: 30, withPad: " ", startingAt: 0)) \(entry.severity.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)) \(entry.summary)"
+                    )
                 }
                 return
             }
@@ -87,38 +91,48 @@ extension AASACommand {
             var failed = false
             let (format, minSeverity, strict, limits) = (format, minSeverity, strict, self.limits.values)
             let elements = JSONArrayStream(.member("files"))  // for the workers: the indentation only
-            var sarifFiles: [(path: String, report: LintReport)] = []  // SARIF is one document: its artifacts come first
+            // SARIF is one document: its artifacts come first
+            var sarifFiles: [(path: String, report: LintReport)] = []
             var counts: [Severity: Int] = [:]
             if format == .json { frontend.streamJSONArray(.member("files")) }
-            frontend.run(items, threads: batch.workerCount, output: \.output, work: { item -> FileResult in
-                var result = FileResult()
-                do {
-                    let report = Linter.lint(try limits.read(item.path), options: LintOptions(limits: limits.library))
-                    var shown = report
-                    shown.diagnostics = report.diagnostics(atLeast: minSeverity)
-                    switch format {
-                    case .text:
-                        for diagnostic in shown.diagnostics { result.output.print(Self.text(diagnostic, path: item.path)) }
-                    case .json:
-                        result.output.write(try elements.element(
-                            FileReport(path: item.path, kind: shown.kind.rawValue, diagnostics: shown.diagnostics.map(DiagnosticReport.init))))
-                    case .sarif:
-                        result.shown = shown
+            frontend.run(
+                items, threads: batch.workerCount, output: \.output,
+                work: { item -> FileResult in
+                    var result = FileResult()
+                    do {
+                        let report = Linter.lint(
+                            try limits.read(item.path), options: LintOptions(limits: limits.library))
+                        var shown = report
+                        shown.diagnostics = report.diagnostics(atLeast: minSeverity)
+                        switch format {
+                        case .text:
+                            for diagnostic in shown.diagnostics {
+                                result.output.print(Self.text(diagnostic, path: item.path))
+                            }
+                        case .json:
+                            result.output.write(
+                                try elements.element(
+                                    FileReport(
+                                        path: item.path, kind: shown.kind.rawValue,
+                                        diagnostics: shown.diagnostics.map(DiagnosticReport.init))))
+                        case .sarif:
+                            result.shown = shown
+                        }
+                        // The verdict uses every finding, whatever --min-severity shows.
+                        result.failed = Self.fails(report, strict: strict)
+                        for diagnostic in report.diagnostics { result.counts[diagnostic.severity, default: 0] += 1 }
+                        result.output.outcome = "linted"
+                    } catch {
+                        result.output.fail(CLIFailure(item.path, describing: error), outcome: "unreadable")
                     }
-                    // The verdict uses every finding, whatever --min-severity shows.
-                    result.failed = Self.fails(report, strict: strict)
-                    for diagnostic in report.diagnostics { result.counts[diagnostic.severity, default: 0] += 1 }
-                    result.output.outcome = "linted"
-                } catch {
-                    result.output.fail(CLIFailure(item.path, describing: error), outcome: "unreadable")
-                }
-                return result
-            }, then: { index, result, _ in
-                guard result.output.outcome == "linted" else { return }
-                if result.failed { failed = true }
-                for (severity, count) in result.counts { counts[severity, default: 0] += count }
-                if let shown = result.shown { sarifFiles.append((items[index].path, shown)) }
-            })
+                    return result
+                },
+                then: { index, result, _ in
+                    guard result.output.outcome == "linted" else { return }
+                    if result.failed { failed = true }
+                    for (severity, count) in result.counts { counts[severity, default: 0] += count }
+                    if let shown = result.shown { sarifFiles.append((items[index].path, shown)) }
+                })
             frontend.finishOutput()
             if format == .sarif { try JSONOutput.print(SARIFLog(files: sarifFiles, version: AASAVersion.current)) }
             if format == .text { Self.summary(counts, files: frontend.tally.count("linted"), shownFrom: minSeverity) }
@@ -149,7 +163,8 @@ extension AASACommand {
                 if let column = diagnostic.location.column { location += ":\(column)" }
             }
             let at = diagnostic.location.path.components.isEmpty ? "" : " (at \(diagnostic.location.path))"
-            return "\(location): \(diagnostic.severity.rawValue): [\(diagnostic.rule.rawValue)] \(diagnostic.message)\(at)"
+            return
+                "\(location): \(diagnostic.severity.rawValue): [\(diagnostic.rule.rawValue)] \(diagnostic.message)\(at)"
         }
 
         /// "3 errors, 1 warning, 2 deprecations in 4 files" on stderr, only when there are findings;
@@ -162,7 +177,8 @@ extension AASACommand {
                 let noun = severity == .info ? "info" : severity.rawValue + (count == 1 ? "" : "s")
                 return "\(count) \(noun)" + (severity < threshold ? " (hidden by --min-severity)" : "")
             }
-            FileHandle.standardError.write(Data("\(parts.joined(separator: ", ")) in \(files) file\(files == 1 ? "" : "s")\n".utf8))
+            FileHandle.standardError.write(
+                Data("\(parts.joined(separator: ", ")) in \(files) file\(files == 1 ? "" : "s")\n".utf8))
         }
     }
 }

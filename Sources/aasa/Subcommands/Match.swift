@@ -23,7 +23,10 @@ extension AASACommand {
         @Argument(help: ArgumentHelp("URLs (https://host/path?query#fragment, or a bare /path).", valueName: "url"))
         var urls: [String] = []
 
-        @Option(name: .customLong("urls-file"), help: ArgumentHelp("Read URLs from this file, one a line ('-' for standard input; '#' comments).", valueName: "file"))
+        @Option(
+            name: .customLong("urls-file"),
+            help: ArgumentHelp(
+                "Read URLs from this file, one a line ('-' for standard input; '#' comments).", valueName: "file"))
         var urlsFile: String?
 
         @Flag(help: "Say, per app, which entry and rule decided, or for a miss the closest rule and what failed.")
@@ -36,8 +39,12 @@ extension AASACommand {
         var limits: LimitOptions
 
         func validate() throws {
-            if urls.isEmpty && urlsFile == nil { throw ValidationError("give URLs to match, or --urls-file FILE ('-' for standard input)") }
-            if file == "-" && urlsFile == "-" { throw ValidationError("the AASA file and --urls-file cannot both be standard input") }
+            if urls.isEmpty && urlsFile == nil {
+                throw ValidationError("give URLs to match, or --urls-file FILE ('-' for standard input)")
+            }
+            if file == "-" && urlsFile == "-" {
+                throw ValidationError("the AASA file and --urls-file cannot both be standard input")
+            }
         }
 
         func run() throws {
@@ -49,7 +56,9 @@ extension AASACommand {
                     throw CLIFailure(file, "cannot match: \(reason)")
                 }
                 if report.kind.isSigned {
-                    Diagnostics.emit(file, .note, "signed file: matching its embedded JSON, which was not verified (use aasa verify)")
+                    Diagnostics.emit(
+                        file, .note, "signed file: matching its embedded JSON, which was not verified (use aasa verify)"
+                    )
                 }
                 let matcher = URLMatcher(document: document)
                 guard !matcher.appIDs.isEmpty else {

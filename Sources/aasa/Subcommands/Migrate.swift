@@ -29,13 +29,20 @@ extension AASACommand {
         @Argument(help: ArgumentHelp("The legacy AASA file, plain JSON ('-' for standard input).", valueName: "in"))
         var file: String
 
-        @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Where to write the migrated JSON ('-' for standard output).", valueName: "out"))
+        @Option(
+            name: [.short, .customLong("output")],
+            help: ArgumentHelp("Where to write the migrated JSON ('-' for standard output).", valueName: "out"))
         var output: String = "-"
 
-        @Flag(name: .customLong("keep-legacy"), help: "Keep apps, appID and paths beside the modern keys (for iOS 12 and earlier).")
+        @Flag(
+            name: .customLong("keep-legacy"),
+            help: "Keep apps, appID and paths beside the modern keys (for iOS 12 and earlier).")
         var keepLegacy = false
 
-        @Option(name: .customLong("urls-file"), help: ArgumentHelp("Also compare these URLs: one a line, or an access log ('-' for standard input).", valueName: "file"))
+        @Option(
+            name: .customLong("urls-file"),
+            help: ArgumentHelp(
+                "Also compare these URLs: one a line, or an access log ('-' for standard input).", valueName: "file"))
         var urlsFile: String?
 
         @Flag(help: "Write even when the proof finds differences or a path cannot be migrated faithfully.")
@@ -54,7 +61,9 @@ extension AASACommand {
         static let printedDifferences = 20
 
         func validate() throws {
-            if file == "-" && urlsFile == "-" { throw ValidationError("the AASA file and --urls-file cannot both be standard input") }
+            if file == "-" && urlsFile == "-" {
+                throw ValidationError("the AASA file and --urls-file cannot both be standard input")
+            }
         }
 
         func run() throws {
@@ -64,7 +73,9 @@ extension AASACommand {
                 let root = try readPlainJSON(file, command: "migrate", limits: limits)
                 let migration = Migrator.migrate(root, options: MigrationOptions(keepLegacy: keepLegacy))
                 for duplicate in migration.duplicates {
-                    Diagnostics.emit(file, .warning, "duplicate key: \(duplicate); that is the value Apple's parser uses, and the migration too")
+                    Diagnostics.emit(
+                        file, .warning,
+                        "duplicate key: \(duplicate); that is the value Apple's parser uses, and the migration too")
                 }
                 let fatal = migration.blockers.filter { !$0.forceable }
                 if !fatal.isEmpty {
@@ -74,7 +85,8 @@ extension AASACommand {
                 guard migration.changed else {
                     Diagnostics.emit(
                         file, .note,
-                        "already in the current format\(keepLegacy ? " (legacy keys kept)" : ""): nothing to migrate, nothing written")
+                        "already in the current format\(keepLegacy ? " (legacy keys kept)" : ""): nothing to migrate, nothing written"
+                    )
                     return
                 }
                 for note in migration.notes {
@@ -89,7 +101,9 @@ extension AASACommand {
                 let data = JSONWriter(style: compact ? .compact : .pretty).data(migration.root)
                 var written = migration
                 written.root = try limits.library.jsonParser.parse(data)
-                let extra = try urlsFile.map { try URLList.open($0, maximumURLLength: limits.library.maximumURLLength) } ?? AnySequence([])
+                let extra =
+                    try urlsFile.map { try URLList.open($0, maximumURLLength: limits.library.maximumURLLength) }
+                    ?? AnySequence([])
                 let proof = Migrator.prove(written, extraURLs: extra, keeping: Self.printedDifferences)
                 report(proof)
 
@@ -106,14 +120,16 @@ extension AASACommand {
                     return
                 }
                 if problems {
-                    Diagnostics.emit(file, .warning, "written despite the differences above (--force): check them before deploying")
+                    Diagnostics.emit(
+                        file, .warning, "written despite the differences above (--force): check them before deploying")
                 }
                 try OutputFile.write(data, to: output)
             }
         }
 
         private func report(_ proof: MigrationProof) {
-            var sources = "\(proof.probeCount) probes from \(proof.patternCount) \(proof.patternCount == 1 ? "pattern" : "patterns")"
+            var sources =
+                "\(proof.probeCount) probes from \(proof.patternCount) \(proof.patternCount == 1 ? "pattern" : "patterns")"
             if proof.truncated { sources += " (the probe set was capped)" }
             if let urlsFile { sources += ", \(proof.extraCount) from \(Diagnostics.displayName(urlsFile))" }
             let readings = proof.legacy == nil ? "" : ", as iOS 13+ and as iOS 12 and earlier read them"
@@ -128,10 +144,12 @@ extension AASACommand {
                 guard let result, !result.isEquivalent else { continue }
                 Diagnostics.emit(
                     file, severity,
-                    "proof: \(label)\(result.changedCount) of \(result.compared) URLs compared (\(sources)) change verdict:")
+                    "proof: \(label)\(result.changedCount) of \(result.compared) URLs compared (\(sources)) change verdict:"
+                )
                 for change in result.changes { Diagnostics.emit(file, severity, "proof: \(label)\(change.summary)") }
                 if result.changedCount > result.changes.count {
-                    Diagnostics.emit(file, severity, "proof: \(label)… and \(result.changedCount - result.changes.count) more")
+                    Diagnostics.emit(
+                        file, severity, "proof: \(label)… and \(result.changedCount - result.changes.count) more")
                 }
             }
         }
@@ -144,7 +162,9 @@ func readPlainJSON(_ path: String, command: String, limits: LimitOptions.Values)
     let data = try limits.read(path)
     let detection = FileKindDetector.detect(data, limits: limits.library)
     if detection.kind.isSigned {
-        throw CLIFailure(path, "a signed file: convert it to plain JSON first (aasa convert, which verifies it), then \(command) that")
+        throw CLIFailure(
+            path,
+            "a signed file: convert it to plain JSON first (aasa convert, which verifies it), then \(command) that")
     }
     let body = data.starts(with: [0xEF, 0xBB, 0xBF]) ? Data(data.dropFirst(3)) : data
     do {

@@ -27,25 +27,40 @@ extension AASACommand {
                 """
         )
 
-        @Argument(help: ArgumentHelp("The JSON to sign ('-' for standard input); several files or directories with --out-dir.", valueName: "in"))
+        @Argument(
+            help: ArgumentHelp(
+                "The JSON to sign ('-' for standard input); several files or directories with --out-dir.",
+                valueName: "in"))
         var inputs: [String] = []
 
-        @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Where to write the signed file ('-' for standard output).", valueName: "out"))
+        @Option(
+            name: [.short, .customLong("output")],
+            help: ArgumentHelp("Where to write the signed file ('-' for standard output).", valueName: "out"))
         var output: String?
 
-        @Option(name: .customLong("out-dir"), help: ArgumentHelp("Write each signed file here, under the name of its input (for several inputs or a directory).", valueName: "dir"))
+        @Option(
+            name: .customLong("out-dir"),
+            help: ArgumentHelp(
+                "Write each signed file here, under the name of its input (for several inputs or a directory).",
+                valueName: "dir"))
         var outDirectory: String?
 
-        @Option(help: ArgumentHelp("The signer's private key (PEM or DER; PKCS#1, PKCS#8, encrypted PKCS#8).", valueName: "key"))
+        @Option(
+            help: ArgumentHelp(
+                "The signer's private key (PEM or DER; PKCS#1, PKCS#8, encrypted PKCS#8).", valueName: "key"))
         var key: String?
 
         @Option(help: ArgumentHelp("The signer's certificate (PEM or DER).", valueName: "cert"))
         var cert: String?
 
-        @Option(help: ArgumentHelp("Intermediate certificates to include (PEM or DER), written before the signer's.", valueName: "chain"))
+        @Option(
+            help: ArgumentHelp(
+                "Intermediate certificates to include (PEM or DER), written before the signer's.", valueName: "chain"))
         var chain: String?
 
-        @Option(help: ArgumentHelp("A PKCS#12 bundle with the key, certificate and chain, instead of --key/--cert.", valueName: "p12"))
+        @Option(
+            help: ArgumentHelp(
+                "A PKCS#12 bundle with the key, certificate and chain, instead of --key/--cert.", valueName: "p12"))
         var pkcs12: String?
 
         @Flag(help: "Sign the bytes as they are (openssl -binary); default: MIME text with CRLF line ends.")
@@ -60,7 +75,11 @@ extension AASACommand {
         @Option(help: "Output encoding: der (default), pem or smime.")
         var outform: PKCS7Encoding = .der
 
-        @Flag(name: .customLong("signed-attributes"), help: "Add signed attributes (content type, signing time, message digest, S/MIME capabilities); the recipe's -noattr omits them.")
+        @Flag(
+            name: .customLong("signed-attributes"),
+            help:
+                "Add signed attributes (content type, signing time, message digest, S/MIME capabilities); the recipe's -noattr omits them."
+        )
         var signedAttributes = false
 
         @Flag(help: "Refuse to sign with a certificate that is not valid now.")
@@ -81,7 +100,11 @@ extension AASACommand {
         }
 
         func validate() throws {
-            if inputs.isEmpty { throw ValidationError("give the JSON to sign ('-' for standard input), or several files or directories with --out-dir DIR") }
+            if inputs.isEmpty {
+                throw ValidationError(
+                    "give the JSON to sign ('-' for standard input), or several files or directories with --out-dir DIR"
+                )
+            }
             switch (key, cert, pkcs12) {
             case (.some, .some, nil), (nil, nil, .some): break
             case (_, _, .some): throw ValidationError("give either --pkcs12 or --key with --cert, not both")
@@ -91,12 +114,21 @@ extension AASACommand {
                 throw ValidationError("--chain goes with --key/--cert; a PKCS#12 bundle carries its own chain")
             }
             if digest == .sha1 && !allowSHA1 {
-                throw ValidationError("SHA-1 is broken for signatures; add --allow-sha1 if a legacy verifier really needs it")
+                throw ValidationError(
+                    "SHA-1 is broken for signatures; add --allow-sha1 if a legacy verifier really needs it")
             }
             if isBatch {
-                if output != nil { throw ValidationError("-o names one signed file; for several inputs or a directory use --out-dir DIR") }
-                if outDirectory == nil { throw ValidationError("several inputs or a directory need --out-dir DIR (each signed file keeps its input's name)") }
-                if inputs.contains("-") { throw ValidationError("standard input ('-') has no name: sign it alone, with -o") }
+                if output != nil {
+                    throw ValidationError(
+                        "-o names one signed file; for several inputs or a directory use --out-dir DIR")
+                }
+                if outDirectory == nil {
+                    throw ValidationError(
+                        "several inputs or a directory need --out-dir DIR (each signed file keeps its input's name)")
+                }
+                if inputs.contains("-") {
+                    throw ValidationError("standard input ('-') has no name: sign it alone, with -o")
+                }
             } else if output == nil {
                 throw ValidationError("give -o FILE for the signed file ('-' for standard output), or --out-dir DIR")
             }
@@ -118,10 +150,15 @@ extension AASACommand {
                 let identity = try loadIdentity()
                 let limits = self.limits.values
                 let content = try limits.read(input)
-                let options = SigningOptions(digest: digest, binary: binary, signedAttributes: signedAttributes, encoding: outform)
-                for check in SigningCheck.checks(content: content, identity: identity, options: options, limits: limits.library) {
+                let options = SigningOptions(
+                    digest: digest, binary: binary, signedAttributes: signedAttributes, encoding: outform)
+                for check in SigningCheck.checks(
+                    content: content, identity: identity, options: options, limits: limits.library)
+                {
                     if case .certificateNotValid = check, strict {
-                        throw CLIFailure(cert ?? pkcs12 ?? input, "refusing to sign (--strict): \(check)", status: ExitStatus.checkFailed)
+                        throw CLIFailure(
+                            cert ?? pkcs12 ?? input, "refusing to sign (--strict): \(check)",
+                            status: ExitStatus.checkFailed)
                     }
                     let path: String
                     switch check {
@@ -141,7 +178,8 @@ extension AASACommand {
             var destinations: [String] = []
             let (items, failures) = batch.expand(inputs, what: "sign")
             let signerPath = cert ?? pkcs12 ?? inputs[0]
-            let options = SigningOptions(digest: digest, binary: binary, signedAttributes: signedAttributes, encoding: outform)
+            let options = SigningOptions(
+                digest: digest, binary: binary, signedAttributes: signedAttributes, encoding: outform)
             let limits = self.limits.values
             try reportingFailures(path: inputs[0]) {
                 destinations = try BatchInput.destinations(
@@ -152,7 +190,8 @@ extension AASACommand {
                     switch check {
                     case .certificateNotValid:
                         if strict {
-                            throw CLIFailure(signerPath, "refusing to sign (--strict): \(check)", status: ExitStatus.checkFailed)
+                            throw CLIFailure(
+                                signerPath, "refusing to sign (--strict): \(check)", status: ExitStatus.checkFailed)
                         }
                         Diagnostics.emit(signerPath, .warning, check.description)
                     case .weakDigest:
@@ -169,7 +208,9 @@ extension AASACommand {
                 var output = BatchOutput()
                 do {
                     let content = try limits.read(item.path)
-                    for check in SigningCheck.checks(content: content, identity: identity, options: options, limits: limits.library) {
+                    for check in SigningCheck.checks(
+                        content: content, identity: identity, options: options, limits: limits.library)
+                    {
                         switch check {
                         case .contentTooLarge, .contentNotJSON: output.emit(item.path, .warning, check.description)
                         case .certificateNotValid, .weakDigest: break  // said once, above
@@ -191,7 +232,9 @@ extension AASACommand {
             let unreadable = tally.count("unreadable")
             frontend.summarize([
                 "\(tally.count("signed")) of \(BatchTally.files(tally.total)) signed",
-                unreadable == 0 ? "" : "\(unreadable) unreadable or not signed (nothing written for \(unreadable == 1 ? "it" : "them"))",
+                unreadable == 0
+                    ? ""
+                    : "\(unreadable) unreadable or not signed (nothing written for \(unreadable == 1 ? "it" : "them"))",
             ])
             try frontend.exit()
         }
@@ -204,7 +247,8 @@ extension AASACommand {
             if mode & 0o077 != 0 {
                 Diagnostics.emit(
                     path, .warning,
-                    "this private key file is readable by \(mode & 0o007 != 0 ? "every user" : "its group") (mode \(String(mode, radix: 8))); restrict it with chmod 600")
+                    "this private key file is readable by \(mode & 0o007 != 0 ? "every user" : "its group") (mode \(String(mode, radix: 8))); restrict it with chmod 600"
+                )
             }
         }
 
@@ -223,13 +267,15 @@ extension AASACommand {
             let certificate: X509Certificate
             var chainCertificates: [X509Certificate] = []
             do {
-                certificate = try X509Certificate.load(from: InputFile.read(cert, what: "certificate", limit: 1024 * 1024))[0]
+                certificate = try X509Certificate.load(
+                    from: InputFile.read(cert, what: "certificate", limit: 1024 * 1024))[0]
             } catch let error as AASAError {
                 throw CLIFailure(cert, error)
             }
             if let chain {
                 do {
-                    chainCertificates = try X509Certificate.load(from: InputFile.read(chain, what: "chain", limit: 4 * 1024 * 1024))
+                    chainCertificates = try X509Certificate.load(
+                        from: InputFile.read(chain, what: "chain", limit: 4 * 1024 * 1024))
                 } catch let error as AASAError {
                     throw CLIFailure(chain, error)
                 }

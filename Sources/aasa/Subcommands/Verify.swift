@@ -24,7 +24,8 @@ extension AASACommand {
                 """
         )
 
-        @Argument(help: ArgumentHelp("The signed files, or directories of them ('-' for standard input).", valueName: "file"))
+        @Argument(
+            help: ArgumentHelp("The signed files, or directories of them ('-' for standard input).", valueName: "file"))
         var files: [String] = []
 
         @OptionGroup(title: "Trust")
@@ -40,8 +41,12 @@ extension AASACommand {
         var limits: LimitOptions
 
         func validate() throws {
-            if files.isEmpty { throw ValidationError("give a signed file to verify ('-' for standard input), several, or a directory") }
-            if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input ('-') can be read only once") }
+            if files.isEmpty {
+                throw ValidationError("give a signed file to verify ('-' for standard input), several, or a directory")
+            }
+            if files.filter({ $0 == "-" }).count > 1 {
+                throw ValidationError("standard input ('-') can be read only once")
+            }
         }
 
         func run() throws {
@@ -59,11 +64,14 @@ extension AASACommand {
                 let data = try limits.read(file)
                 let result = verifier.verify(data)
                 switch format {
-                case .json: try JSONOutput.print(VerificationReport(path: file, result: result, options: verifier.options))
+                case .json:
+                    try JSONOutput.print(VerificationReport(path: file, result: result, options: verifier.options))
                 case .text: printOut(TextReport.verification(path: file, result: result))
                 }
                 if !result.isValid {
-                    throw CLIFailure(file, result.verdict.reason ?? "not valid", status: ExitStatus.checkFailed, code: result.verdict.code)
+                    throw CLIFailure(
+                        file, result.verdict.reason ?? "not valid", status: ExitStatus.checkFailed,
+                        code: result.verdict.code)
                 }
             }
         }
@@ -72,7 +80,9 @@ extension AASACommand {
         private func runBatch() throws {
             var verifier: Verifier?
             let limits = self.limits.values
-            try reportingFailures(path: files[0]) { verifier = try trust.makeVerifier(limits: limits.library).forBatch() }
+            try reportingFailures(path: files[0]) {
+                verifier = try trust.makeVerifier(limits: limits.library).forBatch()
+            }
             guard let verifier else { throw ExitStatus.badInput }
             let (items, failures) = batch.expand(files, what: "verify")
             var frontend = BatchFrontend("verify", items: items, failures: failures)
@@ -85,13 +95,18 @@ extension AASACommand {
                     let result = verifier.verify(try limits.read(item.path))
                     switch format {
                     case .json:
-                        output.write(try elements.element(VerificationReport(path: item.path, result: result, options: verifier.options)))
+                        output.write(
+                            try elements.element(
+                                VerificationReport(path: item.path, result: result, options: verifier.options)))
                     case .text:
                         output.print("\(Diagnostics.displayName(item.path)): \(result.verdict.code)")
                     }
                     output.outcome = result.verdict.code
                     if !result.isValid {
-                        output.fail(CLIFailure(item.path, result.verdict.reason ?? "not valid", status: ExitStatus.checkFailed, code: result.verdict.code))
+                        output.fail(
+                            CLIFailure(
+                                item.path, result.verdict.reason ?? "not valid", status: ExitStatus.checkFailed,
+                                code: result.verdict.code))
                     }
                 } catch {
                     output.fail(CLIFailure(item.path, describing: error), outcome: "unreadable")

@@ -35,7 +35,8 @@ final class ProgressBar {
         let width = 24
         let filled = min(width, done * width / max(total, 1))
         let rate = Int(Double(done) / max(now.timeIntervalSince(started), 0.001))
-        var line = "[\(String(repeating: "#", count: filled))\(String(repeating: ".", count: width - filled))] \(done)/\(total) \(rate)/s  "
+        var line =
+            "[\(String(repeating: "#", count: filled))\(String(repeating: ".", count: width - filled))] \(done)/\(total) \(rate)/s  "
         let room = max(10, 100 - line.count)
         line += path.count > room ? "…" + path.suffix(room - 1) : path
         draw(line)
@@ -53,7 +54,8 @@ final class ProgressBar {
         if let total, total > 0 {
             let width = 30
             let filled = min(width, done * width / total)
-            line = "[\(String(repeating: "#", count: filled))\(String(repeating: ".", count: width - filled))] \(done)/\(total)"
+            line =
+                "[\(String(repeating: "#", count: filled))\(String(repeating: ".", count: width - filled))] \(done)/\(total)"
         } else {
             line = "\(done) domains"
         }

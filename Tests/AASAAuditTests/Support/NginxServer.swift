@@ -1,5 +1,5 @@
-import Foundation
 import AASATestSupport
+import Foundation
 import Testing
 
 /// A real nginx (Debian's package) on 127.0.0.1 at a free port, with one TLS server block per
@@ -85,7 +85,8 @@ final class NginxServer: @unchecked Sendable {
     init() throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("aasa-nginx-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("tmp"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("tmp"), withIntermediateDirectories: true)
         do {
             try Fixtures.write(to: directory)
             var lastError: (any Error)?
@@ -213,7 +214,9 @@ final class SpawnedProcess {
         defer { argv.forEach { free($0) } }
         var child: pid_t = 0
         let result = posix_spawn(&child, executable, &actions, &attributes, argv, environ)
-        guard result == 0 else { throw NginxServer.ServerError("cannot start \(executable): \(String(cString: strerror(result)))") }
+        guard result == 0 else {
+            throw NginxServer.ServerError("cannot start \(executable): \(String(cString: strerror(result)))")
+        }
         pid = child
     }
 
@@ -265,7 +268,9 @@ enum NginxConfig {
         func serve(_ file: String, as type: String, extra: String = "") -> String {
             "{ types { } default_type \(type); \(extra) alias \(directory)/\(file); }"
         }
-        func server(_ host: NginxServer.Host, cert: String = "wildcard", key: String = "leaf-wildcard", _ locations: String) -> String {
+        func server(
+            _ host: NginxServer.Host, cert: String = "wildcard", key: String = "leaf-wildcard", _ locations: String
+        ) -> String {
             """
                 server {
                     listen 127.0.0.1:\(port) ssl;
@@ -278,29 +283,40 @@ enum NginxConfig {
 
             """
         }
-        let failure = "add_header Apple-Failure-Reason \"SWCERR00301 Timeout\" always; add_header Apple-Failure-Details \"{\\\"cause\\\":\\\"context deadline exceeded\\\"}\" always;"
+        let failure =
+            "add_header Apple-Failure-Reason \"SWCERR00301 Timeout\" always; add_header Apple-Failure-Details \"{\\\"cause\\\":\\\"context deadline exceeded\\\"}\" always;"
         var servers = ""
         servers += server(.plain, "\(wellKnown) \(serve("plain.json", as: "application/json"))")
         servers += server(.signedRoot, "\(root) \(serve("signed-wildcard.p7m", as: "application/pkcs7-mime"))")
         servers += server(
             .both,
-            "\(wellKnown) \(serve("plain.json", as: "application/json")) \(root) \(serve("signed-plain.p7m", as: "application/pkcs7-mime"))")
-        servers += server(.redirect, "\(wellKnown) { return 301 https://www.example.com/.well-known/apple-app-site-association; }")
+            "\(wellKnown) \(serve("plain.json", as: "application/json")) \(root) \(serve("signed-plain.p7m", as: "application/pkcs7-mime"))"
+        )
+        servers += server(
+            .redirect, "\(wellKnown) { return 301 https://www.example.com/.well-known/apple-app-site-association; }")
         servers += server(.missing, "")
         servers += server(.wrongType, "\(wellKnown) \(serve("plain.json", as: "text/html"))")
         servers += server(.large, "\(wellKnown) \(serve("large.json", as: "application/json"))")
         servers += server(.slow, "\(wellKnown) \(serve("slow.json", as: "application/json", extra: "limit_rate 200;"))")
         servers += server(.error, "\(wellKnown) { return 503; }")
         servers += server(
-            .encoded, "\(wellKnown) \(serve("plain.json", as: "application/json", extra: "add_header Content-Encoding gzip;"))")
-        servers += server(.untrusted, cert: "untrusted", key: "leaf-untrusted", "\(wellKnown) \(serve("plain.json", as: "application/json"))")
-        servers += server(.expired, cert: "expired", key: "leaf-expired", "\(wellKnown) \(serve("plain.json", as: "application/json"))")
+            .encoded,
+            "\(wellKnown) \(serve("plain.json", as: "application/json", extra: "add_header Content-Encoding gzip;"))")
         servers += server(
-            .wrongHost, cert: "other-domain", key: "leaf-other-domain", "\(wellKnown) \(serve("plain.json", as: "application/json"))")
-        servers += server(.foreignSigner, "\(wellKnown) \(serve("signed-other-domain.p7m", as: "application/pkcs7-mime"))")
+            .untrusted, cert: "untrusted", key: "leaf-untrusted",
+            "\(wellKnown) \(serve("plain.json", as: "application/json"))")
+        servers += server(
+            .expired, cert: "expired", key: "leaf-expired",
+            "\(wellKnown) \(serve("plain.json", as: "application/json"))")
+        servers += server(
+            .wrongHost, cert: "other-domain", key: "leaf-other-domain",
+            "\(wellKnown) \(serve("plain.json", as: "application/json"))")
+        servers += server(
+            .foreignSigner, "\(wellKnown) \(serve("signed-other-domain.p7m", as: "application/pkcs7-mime"))")
         servers += server(.expiredSigner, "\(wellKnown) \(serve("signed-expired.p7m", as: "application/pkcs7-mime"))")
         servers += server(.sha1Signed, "\(wellKnown) \(serve("signed-sha1.p7m", as: "application/pkcs7-mime"))")
-        servers += server(.apex, cert: "rsa", key: "leaf-rsa", "\(wellKnown) \(serve("signed-ec.p7m", as: "application/pkcs7-mime"))")
+        servers += server(
+            .apex, cert: "rsa", key: "leaf-rsa", "\(wellKnown) \(serve("signed-ec.p7m", as: "application/pkcs7-mime"))")
         servers += server(
             .cdn,
             """
@@ -343,7 +359,8 @@ enum NginxConfig {
 enum Fixtures {
     /// Current-format JSON: appIDs and components; lints clean.
     static let plain = Data(
-        #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/buy/*"}]}]}}"#.utf8
+        #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/buy/*"}]}]}}"#
+            .utf8
             + [0x0A])
 
     /// The same meaning as `plain`, laid out differently (keys reordered, indented).
@@ -371,14 +388,17 @@ enum Fixtures {
         try legacy.write(to: file("legacy.json"))
         // Over 128 KB of valid JSON.
         var components = (0..<9_000).map { #"{"/": "/p\#($0)/*"}"# }.joined(separator: ", ")
-        components = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": ["# + components + "]}]}}\n"
+        components =
+            #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": ["# + components
+            + "]}]}}\n"
         try Data(components.utf8).write(to: file("large.json"))
         // 20 KB of leading spaces, then the JSON: at 200 bytes a second, 100 s.
         try (Data(repeating: 0x20, count: 20_000) + plain).write(to: file("slow.json"))
         // TLS certificate chains (leaf, then the intermediate when it has one).
         let chain = try Data(contentsOf: URL(fileURLWithPath: TestPaths.cert("chain.pem")))
         for (name, leaf, withChain) in [
-            ("wildcard", "leaf-wildcard", true), ("untrusted", "leaf-untrusted", false), ("expired", "leaf-expired", true),
+            ("wildcard", "leaf-wildcard", true), ("untrusted", "leaf-untrusted", false),
+            ("expired", "leaf-expired", true),
             ("other-domain", "leaf-other-domain", true), ("rsa", "leaf-rsa", true),
         ] {
             let pem = try Data(contentsOf: URL(fileURLWithPath: TestPaths.cert("\(leaf).pem")))
@@ -386,15 +406,18 @@ enum Fixtures {
         }
         // Signed files, with the legacy recipe.
         for (name, content, leaf, digest) in [
-            ("signed-wildcard", "legacy.json", "leaf-wildcard", "sha256"), ("signed-plain", "plain.json", "leaf-wildcard", "sha256"),
+            ("signed-wildcard", "legacy.json", "leaf-wildcard", "sha256"),
+            ("signed-plain", "plain.json", "leaf-wildcard", "sha256"),
             ("signed-other-domain", "legacy.json", "leaf-other-domain", "sha256"),
-            ("signed-expired", "legacy.json", "leaf-expired", "sha256"), ("signed-ec", "legacy.json", "leaf-ec", "sha256"),
+            ("signed-expired", "legacy.json", "leaf-expired", "sha256"),
+            ("signed-ec", "legacy.json", "leaf-ec", "sha256"),
             ("signed-sha1", "legacy.json", "leaf-wildcard", "sha1"),
         ] {
             try TestProcess.requireSuccess(
                 Executables.openssl.path,
                 [
-                    "smime", "-sign", "-md", digest, "-inkey", TestPaths.cert("\(leaf).key"), "-signer", TestPaths.cert("\(leaf).pem"),
+                    "smime", "-sign", "-md", digest, "-inkey", TestPaths.cert("\(leaf).key"), "-signer",
+                    TestPaths.cert("\(leaf).pem"),
                     "-certfile", TestPaths.cert("chain.pem"), "-noattr", "-nodetach", "-outform", "DER",
                     "-in", file(content).path, "-out", file("\(name).p7m").path,
                 ])

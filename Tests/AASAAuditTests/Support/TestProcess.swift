@@ -1,7 +1,7 @@
-import Foundation
 // Re-exported so that every file of this target sees the members of AASATestSupport's types
 // (`TestProcess.Result` is its `ProcessResult`) without an import of its own (MemberImportVisibility).
 @_exported import AASATestSupport
+import Foundation
 
 /// Where the package's files are, found through `#filePath`.
 enum TestPaths {

@@ -56,7 +56,8 @@ enum AppLinksStructureRules {
         guard let node = document.root.node(at: path), let elements = node.elements, !elements.isEmpty else {
             return []
         }
-        let shown = elements.prefix(3).map { $0.stringValue.map { quotedShortened($0) } ?? $0.typeName }.joined(separator: ", ")
+        let shown = elements.prefix(3).map { $0.stringValue.map { quotedShortened($0) } ?? $0.typeName }.joined(
+            separator: ", ")
         return [
             Diagnostic(
                 .appsNotEmpty,
@@ -133,7 +134,8 @@ enum AppLinksStructureRules {
                 .appIDAndAppIDs,
                 "This entry has both \"appID\" (\(quotedShortened(appID.value))) and \"appIDs\": iOS 13 and later read only appIDs,"
                     + " iOS 12 and earlier only appID"
-                    + (listed ? "." : ", and appIDs does not list \(quotedShortened(appID.value)), so the two disagree.")
+                    + (listed
+                        ? "." : ", and appIDs does not list \(quotedShortened(appID.value)), so the two disagree.")
                     + " Keep both only to support iOS 12, and keep them in step.",
                 path: appID.path, position: document.keyPosition(of: appID.path, orElse: appID.position))
         }

@@ -25,7 +25,8 @@ enum DocumentRules {
         let keys = (document.root.members ?? []).map(\.key)
         guard !keys.contains(where: AASADocument.serviceKeys.contains) else { return [] }
         let found =
-            keys.isEmpty ? "The object is empty" : "It has only \(keys.map { quotedShortened($0) }.joined(separator: ", "))"
+            keys.isEmpty
+            ? "The object is empty" : "It has only \(keys.map { quotedShortened($0) }.joined(separator: ", "))"
         return [
             Diagnostic(
                 .noKnownService,

@@ -47,7 +47,8 @@ enum SubstitutionVariableRules {
     /// `nested-variable`: a value containing `$(`.
     @Sendable static func nestedVariable(_ document: AASADocument) -> [Diagnostic] {
         variables(document).flatMap { variable in
-            variable.values.filter { $0.value.utf8.contains(UInt8(ascii: "$")) && $0.value.contains("$(") }.map { value in
+            variable.values.filter { $0.value.utf8.contains(UInt8(ascii: "$")) && $0.value.contains("$(") }.map {
+                value in
                 Diagnostic(
                     .nestedVariable,
                     "Value \(quotedShortened(value.value)) of variable \(quotedShortened(variable.name)) contains \"$(\": a variable's values may use"
