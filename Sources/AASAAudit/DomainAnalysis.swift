@@ -191,7 +191,8 @@ struct DomainAnalysis {
     {
         let url = fetch.target.url
         let body = response.body
-        let lint = Linter.lint(body, options: LintOptions(limits: limits))
+        let file = AASAFile.read(body, limits: limits)
+        let lint = Linter.lint(file, size: body.count, options: LintOptions(limits: limits))
         let kind = lint.kind
 
         // Headers.
@@ -221,7 +222,7 @@ struct DomainAnalysis {
 
         var signature: SignatureReport?
         if let verification {
-            signature = signatureFindings(body, verification, tls: tls, url: url)
+            signature = signatureFindings(file.message, verification, tls: tls, url: url)
         }
         return FileReport(
             url: url, kind: kind.rawValue, signed: kind.isSigned, size: body.count,
@@ -230,9 +231,8 @@ struct DomainAnalysis {
 
     /// The signer against the domain's TLS identity, and its expiry.
     private mutating func signatureFindings(
-        _ body: Data, _ verification: VerificationResult, tls: TLSObservation?, url: String
+        _ message: SignedData?, _ verification: VerificationResult, tls: TLSObservation?, url: String
     ) -> SignatureReport {
-        let message = FileKindDetector.detect(body, limits: limits).message
         let certificates = message?.certificates ?? []
         var signer: X509Certificate?
         if let info = verification.signers.first {

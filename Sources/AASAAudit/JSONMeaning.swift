@@ -31,24 +31,7 @@ indirect enum JSONMeaning: Hashable, Sendable {
     /// The meaning of a file: plain JSON, or a signed file's embedded JSON (not verified).
     /// Nil when there is no JSON to read.
     static func of(_ file: Data, limits: InputLimits = .default) -> JSONMeaning? {
-        guard let json = embeddedJSON(file, limits: limits), let node = try? limits.jsonParser.parse(json) else {
-            return nil
-        }
-        return JSONMeaning(node)
-    }
-
-    /// The JSON text of a file: itself, or a signed file's content; a byte-order mark dropped.
-    static func embeddedJSON(_ file: Data, limits: InputLimits = .default) -> Data? {
-        let detection = FileKindDetector.detect(file, limits: limits)
-        var json: Data
-        if detection.kind.isSigned {
-            guard let message = detection.message, let content = try? message.unverifiedContent() else { return nil }
-            json = content
-        } else {
-            json = file
-        }
-        if json.starts(with: [0xEF, 0xBB, 0xBF]) { json = json.dropFirst(3) }
-        return json
+        AASAFile.read(file, limits: limits).root.map(JSONMeaning.init)
     }
 }
 

@@ -24,53 +24,36 @@ public enum Linter {
     ///   - options: The size limit, and the input limits for detection and parsing.
     /// - Returns: The report; never fails (unreadable input is a finding).
     public static func lint(_ data: Data, options: LintOptions = LintOptions()) -> LintReport {
-        var parsed: JSONNode?  // a plain JSON file is parsed once, by detection
-        let detection = FileKindDetector.detect(data, cache: nil, limits: options.limits, json: &parsed)
+        lint(AASAFile.read(data, limits: options.limits), size: data.count, options: options)
+    }
+
+    /// Lints a file already read (``AASAFile/read(_:limits:)``) whose bytes were `size` long.
+    public static func lint(_ file: AASAFile, size: Int, options: LintOptions = LintOptions()) -> LintReport {
         var diagnostics: [Diagnostic] = []
-        if let tooLarge = FileRules.fileTooLarge(size: data.count, limit: options.maximumFileSize) {
+        if let tooLarge = FileRules.fileTooLarge(size: size, limit: options.maximumFileSize) {
             diagnostics.append(tooLarge)
         }
-        func report(json: Data?, document: AASADocument? = nil) -> LintReport {
-            LintReport(kind: detection.kind, document: document, json: json, diagnostics: diagnostics)
+        if let signed = FileRules.signedFile(kind: file.kind) { diagnostics.append(signed) }
+        if let mark = FileRules.byteOrderMark(file.content ?? Data(), inSignedContent: file.kind.isSigned) {
+            diagnostics.append(mark)
         }
-
-        // The JSON to lint: the file, or a signed file's embedded content.
-        let json: Data
-        let isSigned = detection.kind.isSigned
-        switch detection.kind {
-        case .pkcs7DER, .pkcs7PEM, .pkcs7SMIME:
-            if let signed = FileRules.signedFile(kind: detection.kind) { diagnostics.append(signed) }
-            guard let message = detection.message else {
-                diagnostics.append(FileRules.unreadableSignedFile("the SignedData could not be read"))
-                return report(json: nil)
-            }
-            guard message.hasContent, let content = try? message.unverifiedContent() else {
-                diagnostics.append(
-                    FileRules.unreadableSignedFile("it is a detached signature, with no JSON embedded"))
-                return report(json: nil)
-            }
-            json = content
-        case .pkcs7Other:
-            diagnostics.append(FileRules.unreadableSignedFile(detection.detail ?? "it is not PKCS#7 SignedData"))
-            return report(json: nil)
-        case .json, .unknown:
-            if detection.damagedPKCS7Encoding != nil {
-                diagnostics.append(
-                    FileRules.unreadableSignedFile(detection.detail ?? "the PKCS#7 structure is damaged"))
-                return report(json: nil)
-            }
-            json = data
+        func report(document: AASADocument? = nil) -> LintReport {
+            LintReport(kind: file.kind, document: document, json: file.content, diagnostics: diagnostics)
         }
-
-        if let mark = FileRules.byteOrderMark(json, inSignedContent: isSigned) { diagnostics.append(mark) }
-        let body = json.starts(with: FileRules.byteOrderMarkBytes) ? Data(json.dropFirst(3)) : json
-        let root: JSONNode
-        do {
-            root = try parsed ?? options.limits.jsonParser.parse(body)
-        } catch {
-            let syntaxError =
-                error as? JSONSyntaxError
-                ?? JSONSyntaxError(message: "\(error)", location: TextPosition(offset: 0, line: 1, column: 1))
+        switch file.problem {
+        case nil:
+            break
+        case .signedDataUnreadable, .detachedSignature:
+            let reason =
+                file.problem == .detachedSignature
+                ? "it is a detached signature, with no JSON embedded" : "the SignedData could not be read"
+            diagnostics.append(FileRules.unreadableSignedFile(reason))
+            return report()
+        case .notSignedData(let reason), .damagedPKCS7(_, let reason), .unusableContent(let reason):
+            diagnostics.append(FileRules.unreadableSignedFile(reason))
+            return report()
+        case .invalidJSON(let syntaxError, let isSigned):
+            let body = file.body ?? Data()
             if isSigned && !FileRules.looksLikeJSON(body) {
                 let what =
                     body.isEmpty ? "the embedded content is empty" : "the embedded content is not JSON (\(syntaxError))"
@@ -78,13 +61,16 @@ public enum Linter {
             } else {
                 diagnostics.append(
                     FileRules.invalidJSON(
-                        syntaxError, body: body, detectionDetail: detection.detail, inSignedContent: isSigned))
+                        syntaxError, body: body, detectionDetail: file.detection.detail, inSignedContent: isSigned))
             }
-            return report(json: json)
+            return report()
+        case .notAnObject:
+            break  // a JSON value that is not an object: the document rules say so
         }
+        guard let root = file.root else { return report() }
         let document = AASADocument(root: root)
         diagnostics += lint(document: document)
-        return report(json: json, document: document)
+        return report(document: document)
     }
 
     /// Runs the document rules (everything but the file-level rules: size, signature,

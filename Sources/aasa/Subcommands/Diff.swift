@@ -68,28 +68,16 @@ extension AASACommand {
 
         /// The document in a file: plain JSON, or a signed file's embedded JSON (not verified).
         private func readDocument(_ path: String, limits: LimitOptions.Values) throws -> AASADocument {
-            let data = try limits.read(path)
-            let detection = FileKindDetector.detect(data, limits: limits.library)
-            var json = data
-            if detection.kind.isSigned {
-                guard let message = detection.message, message.hasContent else {
-                    throw CLIFailure(path, "a signed file with no embedded content")
-                }
-                json = LineEndingStyle.crlfToLF(try message.unverifiedContent())
-                Diagnostics.emit(
-                    path, .note, "signed file: comparing its embedded JSON, which was not verified (use aasa verify)")
-            } else if let damaged = detection.damagedPKCS7Encoding {
-                throw CLIFailure(path, "damaged PKCS#7 \(damaged.rawValue.uppercased()): \(detection.detail ?? "")")
-            }
-            let body = json.starts(with: [0xEF, 0xBB, 0xBF]) ? Data(json.dropFirst(3)) : json
+            let file = AASAFile.read(try limits.read(path), limits: limits.library)
             let root: JSONNode
             do {
-                root = try limits.library.jsonParser.parse(body)
-            } catch let error as JSONSyntaxError {
-                throw CLIFailure(path, "not JSON: \(error)")
+                root = try file.object()
+            } catch {
+                throw CLIFailure(path, "\(error)")
             }
-            guard root.members != nil else {
-                throw CLIFailure(path, "not an AASA document: the top level is \(root.typeName), not an object")
+            if file.kind.isSigned {
+                Diagnostics.emit(
+                    path, .note, "signed file: comparing its embedded JSON, which was not verified (use aasa verify)")
             }
             let (clean, duplicates) = root.deduplicatingKeys()
             for duplicate in duplicates {

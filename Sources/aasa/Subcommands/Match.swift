@@ -50,12 +50,14 @@ extension AASACommand {
         func run() throws {
             try reportingFailures(path: file) {
                 let limits = self.limits.values
-                let report = Linter.lint(try limits.read(file), options: LintOptions(limits: limits.library))
-                guard let document = report.document else {
-                    let reason = report.diagnostics.first { $0.severity == .error }?.message ?? "not an AASA document"
-                    throw CLIFailure(file, "cannot match: \(reason)")
+                let aasaFile = AASAFile.read(try limits.read(file), limits: limits.library)
+                let document: AASADocument
+                do {
+                    document = try aasaFile.document()
+                } catch {
+                    throw CLIFailure(file, "cannot match: \(error)")
                 }
-                if report.kind.isSigned {
+                if aasaFile.kind.isSigned {
                     Diagnostics.emit(
                         file, .note, "signed file: matching its embedded JSON, which was not verified (use aasa verify)"
                     )

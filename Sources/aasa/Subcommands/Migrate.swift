@@ -159,21 +159,15 @@ extension AASACommand {
 /// Reads a plain JSON AASA file (a UTF-8 byte-order mark is skipped) within `limits`. A signed
 /// file is refused with a pointer to `aasa convert`, which verifies it first.
 func readPlainJSON(_ path: String, command: String, limits: LimitOptions.Values) throws -> JSONNode {
-    let data = try limits.read(path)
-    let detection = FileKindDetector.detect(data, limits: limits.library)
-    if detection.kind.isSigned {
+    let file = AASAFile.read(try limits.read(path), limits: limits.library)
+    if file.kind.isSigned {
         throw CLIFailure(
             path,
             "a signed file: convert it to plain JSON first (aasa convert, which verifies it), then \(command) that")
     }
-    let body = data.starts(with: [0xEF, 0xBB, 0xBF]) ? Data(data.dropFirst(3)) : data
     do {
-        let root = try limits.library.jsonParser.parse(body)
-        guard root.members != nil else {
-            throw CLIFailure(path, "not an AASA document: the top level is \(root.typeName), not an object")
-        }
-        return root
-    } catch let error as JSONSyntaxError {
-        throw CLIFailure(path, "not JSON: \(error)")
+        return try file.object()
+    } catch {
+        throw CLIFailure(path, "\(error)")
     }
 }
