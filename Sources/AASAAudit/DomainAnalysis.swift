@@ -191,7 +191,7 @@ struct DomainAnalysis {
     {
         let url = fetch.target.url
         let body = response.body
-        let file = AASAFile.read(body, limits: limits)
+        let file = AASAFile.read(body, limits: limits, certificates: verifier.chainCache?.certificates)
         let lint = Linter.lint(file, size: body.count, options: LintOptions(limits: limits))
         let kind = lint.kind
 
@@ -213,7 +213,7 @@ struct DomainAnalysis {
         }
 
         // What `aasa check` runs: verify when signed, then the deprecation report over the lint.
-        let verification = kind.isSigned ? verifier.verify(body) : nil
+        let verification = kind.isSigned ? verifier.verify(file.detection) : nil
         let deprecation = DeprecationReport(lint: lint, verification: verification)
         for diagnostic in deprecation.diagnostics {
             let finding = AuditDiagnostic(diagnostic, url: url)

@@ -48,9 +48,13 @@ public struct AASAFile: Sendable {
 
     /// Reads `data` within `limits`: detects it, takes a signed file's embedded content
     /// without verifying it, reads past a byte-order mark and parses the JSON.
-    public static func read(_ data: Data, limits: InputLimits = .default) -> AASAFile {
+    /// - Parameter certificates: where a signed file's certificates are parsed through, so that a
+    ///   batch parses each certificate once (give the one of the ``Verifier``'s ``ChainCache``).
+    public static func read(
+        _ data: Data, limits: InputLimits = .default, certificates: CertificateCache? = nil
+    ) -> AASAFile {
         var parsed: JSONNode?  // a plain JSON file is parsed once, by detection
-        let detection = FileKindDetector.detect(data, cache: nil, limits: limits, json: &parsed)
+        let detection = FileKindDetector.detect(data, cache: certificates, limits: limits, json: &parsed)
         func failed(_ problem: AASAReadProblem, content: Data? = nil) -> AASAFile {
             AASAFile(detection: detection, content: content, root: nil, problem: problem)
         }

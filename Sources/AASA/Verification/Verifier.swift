@@ -29,8 +29,13 @@ public struct Verifier: Sendable {
 
     /// Detects what `data` is and verifies it.
     public func verify(_ data: Data) -> VerificationResult {
+        verify(FileKindDetector.detect(data, cache: chainCache?.certificates, limits: options.limits))
+    }
+
+    /// Verifies a file whose bytes were already detected (``AASAFile/detection``), so that a
+    /// command that also reads the JSON parses the message once.
+    public func verify(_ detection: Detection) -> VerificationResult {
         let checkedAt = options.time ?? Date()
-        let detection = FileKindDetector.detect(data, cache: chainCache?.certificates, limits: options.limits)
         if let unsupported = detection.unsupportedCMS {
             return result(.unsupportedCMS(unsupported), .unknown, checkedAt)
         }

@@ -44,9 +44,11 @@ extension AASACommand {
             try reportingFailures(path: file) {
                 let limits = self.limits.values
                 let data = try limits.read(file)
-                let lint = Linter.lint(data, options: LintOptions(limits: limits.library))
+                let aasaFile = AASAFile.read(data, limits: limits.library)  // the signed data parsed once
+                let lint = Linter.lint(aasaFile, size: data.count, options: LintOptions(limits: limits.library))
                 let verification =
-                    lint.kind.isSigned ? try trust.makeVerifier(limits: limits.library).verify(data) : nil
+                    lint.kind.isSigned
+                    ? try trust.makeVerifier(limits: limits.library).verify(aasaFile.detection) : nil
                 let report = DeprecationReport(lint: lint, verification: verification)
                 switch format {
                 case .json: try JSONOutput.print(Document(path: file, report: report))
