@@ -46,6 +46,14 @@ public struct AASAFile: Sendable {
     /// The UTF-8 byte-order mark, EF BB BF.
     public static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
+    /// Whether the first byte that is not white space, after any byte-order mark, opens an
+    /// object or an array: bytes meant as JSON, even when they do not parse.
+    static func looksLikeJSON(_ data: Data) -> Bool {
+        let body = data.starts(with: byteOrderMark) ? data.dropFirst(byteOrderMark.count) : data[...]
+        let first = body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+    }
+
     /// Reads `data` within `limits`: detects it, takes a signed file's embedded content
     /// without verifying it, reads past a byte-order mark and parses the JSON.
     /// - Parameter certificates: where a signed file's certificates are parsed through, so that a

@@ -221,109 +221,28 @@ extension AASACommand {
             func emit(_ severity: Diagnostics.Severity, _ message: String) {
                 output.emit(job.input, severity, message)
             }
-            let noVerify = settings.noVerify, preserveFormat = settings.preserveFormat
-            let compact = settings.compact, inPlace = settings.inPlace
             let limits = settings.limits
             let data = try limits.read(job.input)
-            let detection = FileKindDetector.detect(data, limits: limits.library)
-            var content: Data
-            var unverified = false
-            var what: String
-            if detection.kind.isSigned {
-                if noVerify {
-                    guard let message = detection.message, !message.signerInfos.isEmpty, message.hasContent else {
-                        throw CLIFailure(
-                            job.input, "nothing to convert: a signed file with no embedded content or no signer")
-                    }
-                    content = try message.unverifiedContent()
-                    unverified = true
-                    emit(.warning, "unverified (--no-verify): the signature and the signer were not checked")
-                    what = "\(detection.kind.rawValue), unverified"
-                } else {
-                    guard let verifier else { throw CLIFailure(job.input, "internal error: no verifier") }
-                    let result = verifier.verify(data)
-                    guard let verified = result.content else {
-                        switch result.verdict {
-                        case .notSigned(let detail), .malformed(let detail):
-                            throw CLIFailure(job.input, "not converted: \(detail)", code: result.verdict.code)
-                        default:
-                            throw CLIFailure(
-                                job.input, "not converted: \(result.verdict.reason ?? "not valid"); nothing written",
-                                status: ExitStatus.checkFailed, code: result.verdict.code)
-                        }
-                    }
-                    content = verified
-                    what = "\(detection.kind.rawValue), verified"
-                }
-                // OpenSSL's MIME canonicalisation made every line end CRLF; the JSON had LF.
-                content = LineEndingStyle.crlfToLF(content)
-            } else if detection.kind == .json {
-                content = data
-                what = "json"
-            } else if let damaged = detection.damagedPKCS7Encoding {
-                throw CLIFailure(
-                    job.input,
-                    "not converted: damaged PKCS#7 \(damaged.rawValue.uppercased()): \(detection.detail ?? "")")
-            } else if !job.explicit && !Self.looksLikeJSON(data) {
-                emit(.note, "skipped: neither JSON nor a signed file (\(detection.detail ?? detection.kind.rawValue))")
-                return "skipped"
-            } else if Self.looksLikeJSON(data) {
-                throw CLIFailure(job.input, "not converted: \(detection.detail ?? "not valid JSON")")
-            } else {
-                throw CLIFailure(
-                    job.input,
-                    "not converted: neither JSON nor a signed file (\(detection.detail ?? detection.kind.rawValue))")
-            }
-
-            // The JSON must parse, strictly.
-            let hasBOM = content.starts(with: [0xEF, 0xBB, 0xBF])
-            let body = hasBOM ? Data(content.dropFirst(3)) : content
-            let root: JSONNode
+            let converter = Converter(
+                options: Converter.Options(
+                    verifier: settings.noVerify ? nil : verifier, preserveFormat: settings.preserveFormat,
+                    compact: settings.compact, limits: limits.library))
+            let outcome: Converter.Outcome
             do {
-                root = try limits.library.jsonParser.parse(body)
-            } catch let error as JSONSyntaxError {
+                outcome = try converter.convert(data, named: job.explicit)
+            } catch {
                 throw CLIFailure(
-                    job.input,
-                    "not converted: the \(detection.kind.isSigned ? "embedded content" : "file") is not valid JSON: \(error)"
-                )
+                    job.input, error.message,
+                    status: error.isVerificationFailure ? ExitStatus.checkFailed : ExitStatus.badInput,
+                    code: error.code)
             }
-            if !job.explicit && !detection.kind.isSigned
-                && !(root.members ?? []).contains(where: { AASADocument.serviceKeys.contains($0.key) })
-            {
-                emit(
-                    .note,
-                    "skipped: JSON without applinks, webcredentials, activitycontinuation or appclips (not an AASA file)"
-                )
+            guard case .converted(let conversion) = outcome else {
+                if case .skipped(let reason) = outcome { emit(.note, "skipped: \(reason)") }
                 return "skipped"
             }
-            if root.members == nil {
-                emit(.warning, "the top level is \(root.typeName), not an object: this is not an AASA document")
-            }
-
-            let converted: Data
-            let (clean, duplicates) = root.deduplicatingKeys()
-            if preserveFormat {
-                converted = content
-                for duplicate in duplicates {
-                    emit(
-                        .warning,
-                        "duplicate key: \(duplicate.path) appears \(duplicate.positions.count) times; kept as written (--preserve-format), Apple's parser uses the last one"
-                    )
-                }
-            } else {
-                for duplicate in duplicates {
-                    emit(.warning, "duplicate key: \(duplicate); that is the value Apple's parser uses")
-                }
-                if hasBOM { emit(.note, "byte-order mark removed") }
-                converted = JSONWriter(style: compact ? .compact : .pretty).data(clean)
-                // Self-check: the output reads back as the same JSON.
-                guard let reread = try? limits.library.jsonParser.parse(converted),
-                    reread.isStructurallyEqual(to: clean)
-                else {
-                    throw CLIFailure(
-                        job.input, "internal error: the converted JSON does not read back the same; nothing written")
-                }
-            }
+            for note in conversion.notes { emit(note.severity == .warning ? .warning : .note, note.message) }
+            let converted = conversion.json, what = conversion.source, unverified = !conversion.verified
+            let inPlace = settings.inPlace
 
             if inPlace && converted == data {
                 emit(.note, "unchanged: already in this format")
@@ -348,14 +267,6 @@ extension AASACommand {
                 emit(.note, "converted (\(what)) → \(job.output)")
             }
             return unverified ? "converted-unverified" : "converted"
-        }
-
-        /// Whether the first byte that is not white space (after a byte-order mark) opens an
-        /// object or array: a broken JSON file, not some other kind of file.
-        static func looksLikeJSON(_ data: Data) -> Bool {
-            let body = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...]
-            let first = body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
-            return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
         }
 
         private func summarise(_ outcomes: [Outcome]) {

@@ -77,8 +77,5 @@ enum FileRules {
     /// Whether a signed file's content is meant to be JSON at all (its first non-blank byte
     /// opens an object or array), so a parse failure is `invalid-json` rather than
     /// `unreadable-signed-file`.
-    static func looksLikeJSON(_ body: Data) -> Bool {
-        guard let first = body.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return false }
-        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
-    }
+    static func looksLikeJSON(_ body: Data) -> Bool { AASAFile.looksLikeJSON(body) }
 }
