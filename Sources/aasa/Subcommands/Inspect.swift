@@ -94,7 +94,8 @@ extension AASACommand {
             try reportingFailures(path: file) {
                 let limits = self.limits.values
                 let data = try limits.read(file)
-                let detection = FileKindDetector.detect(data, limits: limits.library)
+                let aasaFile = AASAFile.read(data, limits: limits.library)
+                let detection = aasaFile.detection
                 var report = Report(
                     path: file, kind: detection.kind.rawValue, size: data.count, signerInfos: [], certificates: [])
                 if let message = detection.message {
@@ -109,12 +110,12 @@ extension AASACommand {
                     if message.isSignedData {
                         report.encapsulatedContentType = message.encapsulatedContentType
                         report.detached = !message.hasContent
-                        if let content = try? message.unverifiedContent() {
-                            report.content = describe(content, limits: limits.library)
+                        if let content = aasaFile.content {
+                            report.content = describe(content, isJSON: aasaFile.root != nil)
                         }
                     }
                 } else if detection.kind == .json {
-                    report.content = describe(data, limits: limits.library)
+                    report.content = describe(data, isJSON: true)
                 } else {
                     throw CLIFailure(file, "cannot inspect: \(detection.detail ?? "neither PKCS#7 nor JSON")")
                 }
@@ -125,11 +126,10 @@ extension AASACommand {
             }
         }
 
-        private func describe(_ content: Data, limits: InputLimits) -> Report.Content {
+        private func describe(_ content: Data, isJSON: Bool) -> Report.Content {
             let style = LineEndingStyle.of(content)
             return Report.Content(
-                size: content.count, lineEndings: style.rawValue, crlfCanonical: style == .crlf,
-                json: FileKindDetector.detect(content, limits: limits).kind == .json)
+                size: content.count, lineEndings: style.rawValue, crlfCanonical: style == .crlf, json: isJSON)
         }
 
         /// One `warning:` or `refused:` line per policy finding, its label padded to `width` like
