@@ -66,4 +66,53 @@ struct BatchFrontendTests {
             }
         }
     }
+
+    /// The one printer (issue #14): `jsonl` came to every batch command by a case of
+    /// `BatchFormat` and a branch of `RecordPrinter`. Each line is the record the `json`
+    /// array holds for the same file, in the same order.
+    @Test(
+        "jsonl: one record per line, the json array's elements, for every batch command",
+        arguments: [
+            ["verify", "--at", "2025-01-01T00:00:00Z"] + Fixture.testTrust, ["detect"], ["lint"],
+        ])
+    func jsonLines(_ command: [String]) throws {
+        try withTemporaryDirectory { dir in
+            let paths = try Self.mixedBatch(in: dir)
+            let json = CLI.run(command + paths + ["--format", "json"])
+            let lines = CLI.run(command + paths + ["--format", "jsonl"])
+            #expect(json.status == lines.status && json.stderr == lines.stderr, "\(json)\n\(lines)")
+            let document = try json.json()
+            let array = try #require((document as? [Any]) ?? (document as? [String: Any])?["files"] as? [Any])
+            let records = try lines.stdoutText.split(separator: "\n").map {
+                try JSONSerialization.jsonObject(with: Data($0.utf8))
+            }
+            #expect(records.count == 12, "a line per readable file: \(lines)")
+            #expect(array.count == records.count)
+            #expect(NSArray(array: array).isEqual(to: records), "the same records in the same order")
+        }
+    }
+
+    @Test("one file in jsonl is one line; verify and detect do not offer sarif, lint does")
+    func offeredFormats() throws {
+        try withTemporaryDirectory { dir in
+            let paths = try Self.mixedBatch(in: dir)
+            let one = CLI.run(
+                ["verify", paths[0], "--format", "jsonl", "--at", "2025-01-01T00:00:00Z"] + Fixture.testTrust)
+            #expect(one.status == 0 && one.stdoutText.split(separator: "\n").count == 1, "\(one)")
+            #expect(try JSONSerialization.jsonObject(with: one.stdout) is [String: Any])
+            for command in ["verify", "detect"] {
+                let sarif = CLI.run([command, paths[0], "--format", "sarif"])
+                #expect(sarif.status == 64, "\(sarif)")
+                #expect(sarif.stderr.contains("one of 'text', 'json' or 'jsonl'."), "\(sarif)")
+                #expect(Self.help(command).contains("(values: text, json, jsonl; default: text)"))
+            }
+            #expect(CLI.run(["lint", paths[0], "--format", "sarif"]).status == 0)
+            #expect(Self.help("lint").contains("(values: text, json, jsonl, sarif; default: text)"))
+        }
+    }
+
+    /// A command's --help with its line wrapping undone.
+    static func help(_ command: String) -> String {
+        CLI.run([command, "--help"]).stdoutText.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
 }

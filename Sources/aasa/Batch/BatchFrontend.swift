@@ -32,11 +32,15 @@ struct BatchFrontend {
         printer = BatchPrinter(total: items.count)
     }
 
-    /// The outputs are the elements of one JSON array laid out as `layout`: writes its opening
-    /// now; the closing comes with ``finishOutput()``.
-    mutating func streamJSONArray(_ layout: JSONArrayStream.Layout) {
-        array = JSONArrayStream(layout)
-        printer.write(array!.opening)
+    /// Starts the output in `format`: for `json` in a batch, opens the array the files'
+    /// records are elements of, laid out as `layout` (closed by ``finishOutput()``). Returns the
+    /// printer of the files' records, for the workers.
+    mutating func startOutput(_ format: BatchFormat, single: Bool, layout: JSONArrayStream.Layout) -> RecordPrinter {
+        guard format == .json && !single else { return RecordPrinter(format: format, array: nil) }
+        let stream = JSONArrayStream(layout)
+        array = stream
+        printer.write(stream.opening)
+        return RecordPrinter(format: format, array: stream)
     }
 
     /// Runs `work` on each of `jobs` (one per item, in item order) and prints its output: in

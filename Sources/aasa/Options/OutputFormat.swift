@@ -1,46 +1,71 @@
 import ArgumentParser
 
-/// Every output format of the CLI, in one place. A command's `--format` offers a subset of
-/// them (``OutputFormatSubset``): argument-parser lists and accepts only that subset's values,
-/// and ``OutputFormatSubset/outputFormat`` names the value here.
+/// The output formats of the batch commands (verify, detect, lint), in one place.
 ///
-/// A new format is a case here, in the subset of each command that offers it, and a branch in
-/// that command's printer.
-enum OutputFormat: String, CaseIterable, Sendable {
-    /// For people.
+/// A new per-file format for every batch command is a case here, listed in ``perFile``, and a
+/// branch in ``RecordPrinter``; nothing else changes.
+enum BatchFormat: String, CaseIterable, Sendable {
+    /// For people: the command's lines for each file.
     case text
-    /// For machines: one document (an array for several inputs).
+    /// For machines: one document (an array of the files' records for several files).
     case json
-    /// One JSON object per line, as each is ready (audit).
+    /// One compact JSON record per line, per file, in input order as each is printed.
     case jsonl
-    /// SARIF 2.1.0, for GitHub code scanning (lint).
+    /// SARIF 2.1.0, for GitHub code scanning: one document at the end (lint only).
     case sarif
+
+    /// What every batch command offers: the formats that print one record per file.
+    static let perFile: [BatchFormat] = [.text, .json, .jsonl]
 }
 
-/// The `--format` values one command offers: cases named as in ``OutputFormat``.
-protocol OutputFormatSubset: RawRepresentable, ExpressibleByArgument, CaseIterable, Sendable where RawValue == String {}
+/// Which ``BatchFormat``s a command offers.
+protocol BatchFormatOffer {
+    static var formats: [BatchFormat] { get }
+}
 
-extension OutputFormatSubset {
-    /// This value as one of ``OutputFormat``.
-    var outputFormat: OutputFormat {
-        guard let format = OutputFormat(rawValue: rawValue) else {
-            preconditionFailure("--format \(rawValue) is not in OutputFormat")
-        }
-        return format
+/// verify and detect: the per-file formats.
+enum PerFileFormats: BatchFormatOffer {
+    static var formats: [BatchFormat] { BatchFormat.perFile }
+}
+
+/// lint: the per-file formats and SARIF.
+enum LintFormats: BatchFormatOffer {
+    static var formats: [BatchFormat] { BatchFormat.perFile + [.sarif] }
+}
+
+/// A batch command's `--format`: a ``BatchFormat`` among those `Offer` offers, which is all
+/// that argument-parser accepts, lists in help and completes.
+struct BatchFormatOption<Offer: BatchFormatOffer>: ExpressibleByArgument, Sendable, CustomStringConvertible {
+    let value: BatchFormat
+
+    init(_ value: BatchFormat) {
+        precondition(Offer.formats.contains(value), "\(value) is not offered")
+        self.value = value
+    }
+
+    init?(argument: String) {
+        guard let value = BatchFormat(rawValue: argument), Offer.formats.contains(value) else { return nil }
+        self.value = value
+    }
+
+    static var allValueStrings: [String] { Offer.formats.map(\.rawValue) }
+    static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
+    var defaultValueDescription: String { value.rawValue }
+    var description: String { value.rawValue }
+
+    /// "text, json or jsonl", for help texts.
+    static var listed: String {
+        let names = allValueStrings
+        return names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names.last!
     }
 }
 
-/// `--format` for check, detect, diff, inspect, match and verify: text for people, json for machines.
-enum TextOrJSONFormat: String, OutputFormatSubset {
+/// `--format` for check, diff, inspect and match: text for people, json for machines.
+enum TextOrJSONFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
     case text, json
 }
 
-/// `--format` for lint: text, json or sarif.
-enum LintFormat: String, OutputFormatSubset {
-    case text, json, sarif
-}
-
 /// `--format` for audit: text, json or jsonl.
-enum AuditFormat: String, OutputFormatSubset {
+enum AuditFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
     case text, json, jsonl
 }

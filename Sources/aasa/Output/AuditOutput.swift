@@ -63,16 +63,9 @@ final class AuditPrinter {
             .map { "    " + $0 }.joined(separator: "\n")
             write((domains == 1 ? "\n" : ",\n") + indented)
         case .jsonl:
-            write(((try? Self.compact(report)) ?? "{}") + "\n")
+            write(String(decoding: (try? JSONOutput.line(report)) ?? Data("{}\n".utf8), as: UTF8.self))
         }
         progress?.update(done: domains, inFlight: nil)
-    }
-
-    private static func compact(_ report: DomainReport) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        return String(decoding: try encoder.encode(report), as: UTF8.self)
     }
 
     /// The summary: a table (text) or the document's end (json).

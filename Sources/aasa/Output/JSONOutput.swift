@@ -9,6 +9,14 @@ enum JSONOutput {
         return try encoder.encode(value) + Data("\n".utf8)
     }
 
+    /// One compact JSON line (`--format jsonl`): sorted keys, ISO 8601 dates, a final newline.
+    static func line(_ value: some Encodable) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return try encoder.encode(value) + Data("\n".utf8)
+    }
+
     static func print(_ value: some Encodable) throws {
         try FileHandle.standardOutput.write(contentsOf: encode(value))
     }

@@ -22,8 +22,11 @@ extension AASACommand {
         @Argument(help: ArgumentHelp("Files or directories to examine ('-' for standard input).", valueName: "file"))
         var files: [String]
 
-        @Option(help: "Output format: text or json (one object, or an array for several files).")
-        var format: TextOrJSONFormat = .text
+        @Option(
+            help:
+                "Output format: \(BatchFormatOption<PerFileFormats>.listed) (json: one object, or an array for several files; jsonl: one object per line)."
+        )
+        var format = BatchFormatOption<PerFileFormats>(.text)
 
         @OptionGroup(title: "Batch")
         var batch: BatchOptions
@@ -47,9 +50,8 @@ extension AASACommand {
             let (items, failures) = batch.expand(files, what: "detect")
             // Every failure, whatever its kind, is an unreadable file here; detect counts no outcome for it.
             var frontend = BatchFrontend("detect", items: items, failures: failures, failureOutcome: nil)
-            let (format, limits) = (format, self.limits.values)
-            let elements = JSONArrayStream(.document)  // for the workers: the indentation only
-            if format == .json && !single { frontend.streamJSONArray(.document) }
+            let limits = self.limits.values
+            let records = frontend.startOutput(format.value, single: single, layout: .document)
             frontend.run(threads: batch.workerCount) { item in
                 var output = BatchOutput()
                 do {
@@ -57,14 +59,13 @@ extension AASACommand {
                     let entry = Entry(
                         path: item.path, kind: detection.kind.rawValue, detail: detection.detail,
                         byteOrderMark: detection.hasByteOrderMark)
-                    switch format {
-                    case .text:
-                        output.print(
-                            "\(Diagnostics.displayName(item.path)): \(detection.kind.rawValue)"
-                                + (detection.detail.map { " (\($0))" } ?? ""))
-                    case .json:
-                        output.write(single ? try JSONOutput.encode(entry) : try elements.element(entry))
-                    }
+                    output.write(
+                        try records.render(
+                            entry,
+                            text: [
+                                "\(Diagnostics.displayName(item.path)): \(detection.kind.rawValue)"
+                                    + (detection.detail.map { " (\($0))" } ?? "")
+                            ]))
                     output.outcome = detection.kind.rawValue
                 } catch {
                     output.fail(CLIFailure(item.path, describing: error), outcome: "unreadable")

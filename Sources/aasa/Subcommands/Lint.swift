@@ -23,8 +23,11 @@ extension AASACommand {
         @Argument(help: ArgumentHelp("Files or directories to lint ('-' for standard input).", valueName: "file"))
         var files: [String] = []
 
-        @Option(help: "Output format: text, json or sarif (SARIF 2.1.0, for GitHub code scanning).")
-        var format: LintFormat = .text
+        @Option(
+            help:
+                "Output format: \(BatchFormatOption<LintFormats>.listed) (jsonl: one file's report per line; sarif: SARIF 2.1.0, for GitHub code scanning)."
+        )
+        var format = BatchFormatOption<LintFormats>(.text)
 
         @Flag(help: "Fail (exit 1) on warnings too, not only errors.")
         var strict = false
@@ -89,12 +92,11 @@ extension AASACommand {
             let (items, failures) = batch.expand(files, what: "lint")
             var frontend = BatchFrontend("lint", items: items, failures: failures)
             var failed = false
-            let (format, minSeverity, strict, limits) = (format, minSeverity, strict, self.limits.values)
-            let elements = JSONArrayStream(.member("files"))  // for the workers: the indentation only
+            let (format, minSeverity, strict, limits) = (format.value, minSeverity, strict, self.limits.values)
             // SARIF is one document: its artifacts come first
             var sarifFiles: [(path: String, report: LintReport)] = []
             var counts: [Severity: Int] = [:]
-            if format == .json { frontend.streamJSONArray(.member("files")) }
+            let records = frontend.startOutput(format, single: false, layout: .member("files"))
             frontend.run(
                 items, threads: batch.workerCount, output: \.output,
                 work: { item -> FileResult in
@@ -104,20 +106,13 @@ extension AASACommand {
                             try limits.read(item.path), options: LintOptions(limits: limits.library))
                         var shown = report
                         shown.diagnostics = report.diagnostics(atLeast: minSeverity)
-                        switch format {
-                        case .text:
-                            for diagnostic in shown.diagnostics {
-                                result.output.print(Self.text(diagnostic, path: item.path))
-                            }
-                        case .json:
-                            result.output.write(
-                                try elements.element(
-                                    FileReport(
-                                        path: item.path, kind: shown.kind.rawValue,
-                                        diagnostics: shown.diagnostics.map(DiagnosticReport.init))))
-                        case .sarif:
-                            result.shown = shown
-                        }
+                        result.output.write(
+                            try records.render(
+                                FileReport(
+                                    path: item.path, kind: shown.kind.rawValue,
+                                    diagnostics: shown.diagnostics.map(DiagnosticReport.init)),
+                                text: shown.diagnostics.map { Self.text($0, path: item.path) }))
+                        if format == .sarif { result.shown = shown }
                         // The verdict uses every finding, whatever --min-severity shows.
                         result.failed = Self.fails(report, strict: strict)
                         for diagnostic in report.diagnostics { result.counts[diagnostic.severity, default: 0] += 1 }

@@ -31,8 +31,8 @@ extension AASACommand {
         @OptionGroup(title: "Trust")
         var trust: TrustOptions
 
-        @Option(help: "Output format: text or json.")
-        var format: TextOrJSONFormat = .text
+        @Option(help: "Output format: \(BatchFormatOption<PerFileFormats>.listed) (jsonl: one report per line).")
+        var format = BatchFormatOption<PerFileFormats>(.text)
 
         @OptionGroup(title: "Batch")
         var batch: BatchOptions
@@ -63,11 +63,10 @@ extension AASACommand {
                 let verifier = try trust.makeVerifier(limits: limits.library)
                 let data = try limits.read(file)
                 let result = verifier.verify(data)
-                switch format {
-                case .json:
-                    try JSONOutput.print(VerificationReport(path: file, result: result, options: verifier.options))
-                case .text: printOut(TextReport.verification(path: file, result: result))
-                }
+                let report = VerificationReport(path: file, result: result, options: verifier.options)
+                let records = RecordPrinter(format: format.value, array: nil)
+                try FileHandle.standardOutput.write(
+                    contentsOf: records.render(report, text: [TextReport.verification(path: file, result: result)]))
                 if !result.isValid {
                     throw CLIFailure(
                         file, result.verdict.reason ?? "not valid", status: ExitStatus.checkFailed,
@@ -86,21 +85,15 @@ extension AASACommand {
             guard let verifier else { throw ExitStatus.badInput }
             let (items, failures) = batch.expand(files, what: "verify")
             var frontend = BatchFrontend("verify", items: items, failures: failures)
-            let format = format
-            let elements = JSONArrayStream(.document)  // for the workers: the indentation only
-            if format == .json { frontend.streamJSONArray(.document) }
+            let records = frontend.startOutput(format.value, single: false, layout: .document)
             frontend.run(threads: batch.workerCount) { item in
                 var output = BatchOutput()
                 do {
                     let result = verifier.verify(try limits.read(item.path))
-                    switch format {
-                    case .json:
-                        output.write(
-                            try elements.element(
-                                VerificationReport(path: item.path, result: result, options: verifier.options)))
-                    case .text:
-                        output.print("\(Diagnostics.displayName(item.path)): \(result.verdict.code)")
-                    }
+                    output.write(
+                        try records.render(
+                            VerificationReport(path: item.path, result: result, options: verifier.options),
+                            text: ["\(Diagnostics.displayName(item.path)): \(result.verdict.code)"]))
                     output.outcome = result.verdict.code
                     if !result.isValid {
                         output.fail(

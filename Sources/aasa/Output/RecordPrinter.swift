@@ -1,0 +1,22 @@
+import Foundation
+
+/// The one place a batch command's per-file record becomes output, whatever the format: the
+/// command gives the record (what `json` and `jsonl` encode) and its text lines; this decides
+/// which to write and how. A single file in `json` is one document; in a batch, an element of
+/// the array that ``BatchFrontend`` opens.
+struct RecordPrinter: Sendable {
+    let format: BatchFormat
+    /// `json` in a batch: the array the record is an element of (its indentation).
+    let array: JSONArrayStream?
+
+    /// The bytes of one file's record: `text` lines, a JSON document or array element, or a
+    /// JSON line; nothing for SARIF, which is one document written at the end.
+    func render(_ record: some Encodable, text: @autoclosure () -> [String]) throws -> Data {
+        switch format {
+        case .text: return Data(text().map { $0 + "\n" }.joined().utf8)
+        case .json: return try array?.element(record) ?? JSONOutput.encode(record)
+        case .jsonl: return try JSONOutput.line(record)
+        case .sarif: return Data()
+        }
+    }
+}
