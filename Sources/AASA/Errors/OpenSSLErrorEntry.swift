@@ -39,13 +39,3 @@ enum OpenSSLErrorQueue {
         return entries.last(where: { $0.explanation?.isEmpty == false })?.explanation ?? entries.last?.text
     }
 }
-
-extension String {
-    /// Decodes a NUL-terminated C `char[N]` field (imported as a tuple) as UTF-8.
-    init<Tuple>(fixedCString tuple: Tuple) {
-        self = withUnsafeBytes(of: tuple) { raw in
-            let bytes = raw.prefix { $0 != 0 }
-            return String(decoding: bytes, as: UTF8.self)
-        }
-    }
-}

@@ -7,7 +7,10 @@ import Foundation
 /// ``Verifier`` for that.
 public final class SignedData: Sendable {
     /// The C handle (`caasa_pkcs7`). Never mutated after init; OpenSSL only reads it.
-    nonisolated(unsafe) let pointer: OpaquePointer
+    /// The parsed message's owner.
+    private let handle: PKCS7Handle
+    /// The parsed message, for the C functions (alive as long as this object).
+    var pointer: OpaquePointer { handle.pointer }
 
     /// How the message was serialised.
     public let encoding: PKCS7Encoding
@@ -65,12 +68,11 @@ public final class SignedData: Sendable {
             // The module's own explanation is in the reason already.
             throw AASAError.fromStatus(status, reason, openSSLErrors: entries.filter { $0.explanation == nil })
         }
-        pointer = message
+        handle = PKCS7Handle(takingOwnership: message)
         self.encoding = encoding
         var summary = caasa_pkcs7_summary()
         _ = caasa_pkcs7_summarize(message, &summary)
         guard Int(summary.certificate_count) <= maximumCertificates else {
-            caasa_pkcs7_free(message)
             throw AASAError(
                 .malformedMessage,
                 "the message carries \(summary.certificate_count) certificates, more than the limit of \(maximumCertificates)"
@@ -94,18 +96,10 @@ public final class SignedData: Sendable {
         var certs: OpaquePointer?
         let certStatus = caasa_pkcs7_certificates(message, &certs)
         guard certStatus == .CAASA_OK, let certs else {
-            caasa_pkcs7_free(message)
             throw AASAError.fromStatus(certStatus, "cannot read the message's certificates")
         }
-        do {
-            certificates = try CertificateStack(takingOwnership: certs).certificates(reusing: cache)
-        } catch {
-            caasa_pkcs7_free(message)
-            throw error
-        }
+        certificates = try CertificateStack(takingOwnership: certs).certificates(reusing: cache)
     }
-
-    deinit { caasa_pkcs7_free(pointer) }
 
     /// The embedded content exactly as stored, *without verifying anything*.
     /// - Throws: ``AASAError`` `.notSignedData` or `.noContent` (a detached signature).
