@@ -3,7 +3,7 @@
 @_exported import AASATestSupport
 import Foundation
 
-/// Where the package's files are, found through `#filePath`.
+/// Where the package's files are: AASATestSupport's `Repository`, under this target's names.
 enum TestPaths {
     /// The package root (AASATestSupport's `Repository`).
     static let repoRoot: URL = Repository.root
