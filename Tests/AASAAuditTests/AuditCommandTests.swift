@@ -86,6 +86,33 @@ struct AuditCommandTests {
         }
     }
 
+    /// audit reads its trust flags through the same option group as verify (issue #14), so
+    /// --ca-dir works for TLS and signers alike: the test root in a hash directory, nothing else.
+    @Test func caDirectoryIsTrustedForTLSAndSigners() throws {
+        try withNginx { server in
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "aasa-cadir-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            try FileManager.default.copyItem(
+                atPath: TestPaths.cert("root-ca.pem"), toPath: directory.appendingPathComponent("root-ca.pem").path)
+            try TestProcess.requireSuccess(Executables.openssl.path, ["rehash", directory.path])
+            let options = ["--resolve", "*:*:127.0.0.1", "--ca-dir", directory.path, "--no-system-roots"]
+            let result = TestProcess.aasa(["audit", server.domain(.plain), server.domain(.signedRoot)] + options)
+            #expect(result.stdoutText.contains("TLS: verified"), "\(result)")
+            #expect(result.stdoutText.contains("\(server.domain(.signedRoot)): legacy"), "\(result)")
+            // Without any anchor, the same TLS is not trusted: the directory is what was used.
+            let empty = directory.appendingPathComponent("empty")
+            try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+            let untrusted = TestProcess.aasa(
+                [
+                    "audit", server.domain(.plain), "--resolve", "*:*:127.0.0.1", "--ca-dir", empty.path,
+                    "--no-system-roots",
+                ])
+            #expect(!untrusted.stdoutText.contains("TLS: verified"), "\(untrusted)")
+        }
+    }
+
     /// The policy's warning for a file signed with SHA-1, as `verify` and `check` give it.
     static let sha1Warning = "SignerInfo 1 uses the digest SHA1, which is deprecated (collisions are practical)"
 

@@ -20,6 +20,28 @@ struct ExtractCommandTests {
         }
     }
 
+    /// Issue #15: `-o` could replace a trust anchor read through `--ca-dir` (the same path
+    /// through `--ca-file` was refused). Every certificate of a CA directory is an input.
+    @Test("-o naming a certificate inside --ca-dir is refused, and the anchor stays")
+    func outputInsideCADirectoryIsRefused() throws {
+        try withTemporaryDirectory { dir in
+            let signed = try Fixture.signedFile(in: dir)
+            let anchors = dir.child("anchors")
+            try FileManager.default.createDirectory(at: anchors, withIntermediateDirectories: true)
+            let root = anchors.child("root-ca.pem")
+            try FileManager.default.copyItem(atPath: CLI.cert("root-ca.pem"), toPath: root.path)
+            let original = try contents(root)
+            let result = CLI.run([
+                "extract", signed.path, "-o", root.path, "--ca-dir", anchors.path, "--no-system-roots",
+            ])
+            #expect(result.status == 64, "\(result)")
+            expectDiagnostic(
+                result.stderrLines.first, path: root.path, severity: "error", contains: ["the output is the input file"]
+            )
+            #expect(try contents(root) == original)
+        }
+    }
+
     @Test("--lf gives back the original LF JSON (sign → extract round trip)")
     func extractsOriginalWithLF() throws {
         try withTemporaryDirectory { dir in

@@ -356,9 +356,8 @@ struct SignCommandTests {
         }
     }
 
-    /// KNOWN BUG: only the content input is protected (`OutputFile.ensureDistinct(output:from: input)`);
-    /// `-o` naming the `--key` (or `--cert`, `--chain`, `--pkcs12`) file silently replaces the
-    /// private key with the signed output.
+    /// `-o` naming the `--key` (or `--cert`, `--chain`, `--pkcs12`) file is refused like `-o`
+    /// naming the content: the private key is never replaced by the signed output.
     @Test("rejectsOutputSameAsKey: the private key is not overwritten")
     func rejectsOutputSameAsKey() throws {
         try withTemporaryDirectory { dir in

@@ -4,18 +4,7 @@ import Foundation
 
 /// The trust and policy flags shared by `verify`, `extract` (and later `check`, `convert`).
 struct TrustOptions: ParsableArguments {
-    @Option(
-        name: .customLong("ca-file"),
-        help: ArgumentHelp("Trust the certificates in this PEM/DER file (repeatable).", valueName: "pem"))
-    var caFiles: [String] = []
-
-    @Option(
-        name: .customLong("ca-dir"),
-        help: ArgumentHelp("Trust a directory of hashed certificates (openssl rehash; repeatable).", valueName: "dir"))
-    var caDirectories: [String] = []
-
-    @Flag(name: .customLong("no-system-roots"), help: "Do not trust the system's CA bundle; only --ca-file/--ca-dir.")
-    var noSystemRoots = false
+    @OptionGroup var anchors: AnchorOptions
 
     @Option(
         name: .customLong("intermediates"),
@@ -59,9 +48,6 @@ struct TrustOptions: ParsableArguments {
                 "--at '\(atTime)' is not a time: give ISO 8601 (2025-01-01T00:00:00Z or 2025-01-01) or Unix seconds")
         }
         if let minDaysValid, minDaysValid < 0 { throw ValidationError("--min-days-valid must be 0 or more") }
-        if noSystemRoots && caFiles.isEmpty && caDirectories.isEmpty {
-            throw ValidationError("--no-system-roots leaves nothing to trust: add --ca-file or --ca-dir")
-        }
         if let domain, domain.isEmpty || domain.contains("/") || domain.contains(" ") {
             throw ValidationError("--domain '\(domain)' is not a host name")
         }
@@ -69,23 +55,27 @@ struct TrustOptions: ParsableArguments {
 
     /// Loads the trust anchors and intermediates. Unreadable files are reported with their path.
     /// `limits` apply to the files verified (`--max-certificates`, `--max-json-depth`).
-    func makeVerifier(limits: InputLimits = .default) throws -> Verifier {
-        let anchors = try caFiles.flatMap { try certificates(in: $0, what: "CA file") }
-        for directory in caDirectories {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
-            else {
-                throw CLIFailure(directory, "--ca-dir: not a directory")
+    /// Every file the trust flags read (CA files, the certificates of the CA directories,
+    /// intermediates files): an output may replace none of them.
+    var inputFiles: [String] {
+        let directoryFiles = anchors.caDirectories.flatMap { directory in
+            ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).map {
+                (directory as NSString).appendingPathComponent($0)
             }
         }
+        return anchors.caFiles + directoryFiles + intermediateFiles
+    }
+
+    func makeVerifier(limits: InputLimits = .default) throws -> Verifier {
         let store: TrustStore
         do {
-            store = try TrustStore(
-                TrustConfiguration(useSystemRoots: !noSystemRoots, anchorDirectories: caDirectories, anchors: anchors))
+            store = try TrustStore(try anchors.trustConfiguration())
         } catch let error as AASAError {
             throw CLIFailure("trust store", error)
         }
-        let intermediates = try intermediateFiles.flatMap { try certificates(in: $0, what: "intermediates file") }
+        let intermediates = try intermediateFiles.flatMap {
+            try AnchorOptions.certificates(in: $0, what: "intermediates file")
+        }
         var options = VerificationOptions(
             purpose: purpose, time: atTime.flatMap(TimeArgument.parse), hostname: domain,
             minimumDaysValid: minDaysValid, allowPartialChain: partialChain, intermediates: intermediates,
@@ -100,14 +90,6 @@ struct TrustOptions: ParsableArguments {
         return Verifier(trust: store, options: options)
     }
 
-    /// The certificates in a PEM/DER file; errors name the file.
-    private func certificates(in path: String, what: String) throws -> [X509Certificate] {
-        do {
-            return try X509Certificate.load(from: InputFile.read(path, what: what, limit: 16 * 1024 * 1024))
-        } catch let error as AASAError {
-            throw CLIFailure(path, "\(what): \(error.message)")
-        }
-    }
 }
 
 extension CertificatePurpose: ExpressibleByArgument {}

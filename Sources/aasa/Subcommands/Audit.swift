@@ -82,15 +82,8 @@ extension AASACommand {
                 valueName: "url"))
         var cdnBaseURL = AuditConfiguration.appleCDNBaseURL
 
-        @Option(
-            name: .customLong("ca-file"),
-            help: ArgumentHelp(
-                "Also trust the certificates in this PEM/DER file, for TLS and signers (repeatable).", valueName: "pem")
-        )
-        var caFiles: [String] = []
-
-        @Flag(name: .customLong("no-system-roots"), help: "Do not trust the system's CA bundle; only --ca-file.")
-        var noSystemRoots = false
+        @OptionGroup(title: "Trust (for TLS and for signers)")
+        var anchors: AnchorOptions
 
         @Option(
             name: .customLong("at"),
@@ -150,25 +143,14 @@ extension AASACommand {
                     "--at '\(atTime)' is not a time: give ISO 8601 (2025-01-01T00:00:00Z or 2025-01-01) or Unix seconds"
                 )
             }
-            if noSystemRoots && caFiles.isEmpty {
-                throw ValidationError("--no-system-roots leaves nothing to trust: add --ca-file")
-            }
         }
 
         func run() throws {
             var auditor: Auditor?
             var source: DomainSource?
             try reportingFailures(path: domainsFile ?? "-") {
-                let anchors = try caFiles.flatMap { path -> [X509Certificate] in
-                    do {
-                        return try X509Certificate.load(
-                            from: InputFile.read(path, what: "CA file", limit: 16 * 1024 * 1024))
-                    } catch let error as AASAError {
-                        throw CLIFailure(path, "CA file: \(error.message)")
-                    }
-                }
                 let configuration = AuditConfiguration(
-                    trust: TrustConfiguration(useSystemRoots: !noSystemRoots, anchors: anchors),
+                    trust: try anchors.trustConfiguration(),
                     checkTime: atTime.flatMap(TimeArgument.parse), timeout: timeout, retries: retries,
                     maximumBodySize: bodyCap, limits: limits.values.library,
                     resolve: try resolve.map(ResolveRule.parse),

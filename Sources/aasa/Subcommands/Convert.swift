@@ -123,7 +123,7 @@ extension AASACommand {
             }
             // 2. Refuse, before doing anything, to overwrite an input or write two files to one place.
             try reportingFailures(path: inputs[0]) {
-                let identities = OutputFile.FileIdentities(jobs.map(\.input) + trust.caFiles + trust.intermediateFiles)
+                let identities = OutputFile.FileIdentities(jobs.map(\.input) + trust.inputFiles)
                 var seen: [String: String] = [:]
                 for job in jobs where job.output != "-" {
                     let key = URL(fileURLWithPath: job.output).standardizedFileURL.path

@@ -88,7 +88,7 @@ extension AASACommand {
 
         private func runSingle(_ file: String) throws {
             try reportingFailures(path: file) {
-                try OutputFile.ensureDistinct(output: output, from: [file] + trust.caFiles + trust.intermediateFiles)
+                try OutputFile.ensureDistinct(output: output, from: [file] + trust.inputFiles)
                 let limits = self.limits.values
                 let data = try limits.read(file)
                 var content: Data
@@ -128,7 +128,7 @@ extension AASACommand {
             let limits = self.limits.values
             try reportingFailures(path: files[0]) {
                 destinations = try BatchInput.destinations(
-                    for: items, in: directory, otherInputs: trust.caFiles + trust.intermediateFiles)
+                    for: items, in: directory, otherInputs: trust.inputFiles)
                 if !noVerify { verifier = try trust.makeVerifier(limits: limits.library).forBatch() }
             }
             var frontend = BatchFrontend("extract", items: items, failures: failures)
