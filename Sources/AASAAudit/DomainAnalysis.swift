@@ -93,12 +93,9 @@ struct DomainAnalysis {
             startedAt: startedAt, durationMs: durationMs)
     }
 
-    /// As ``DeprecationReport``: errors break, then deprecations are legacy, then warnings.
+    /// As ``DeprecationReport``: one function decides for both.
     static func verdict(_ diagnostics: [AuditDiagnostic]) -> DeprecationReport.Verdict {
-        if diagnostics.contains(where: { $0.severity == .error }) { return .broken }
-        if diagnostics.contains(where: { $0.severity == .deprecation }) { return .legacy }
-        if diagnostics.contains(where: { $0.severity == .warning }) { return .needsAttention }
-        return .current
+        DeprecationReport.Verdict(severities: diagnostics.map(\.severity))
     }
 
     // MARK: - Paths

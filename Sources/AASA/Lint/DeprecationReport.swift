@@ -40,6 +40,22 @@ public struct DeprecationReport: Sendable, Codable {
         case needsAttention = "needs-attention"
         /// Has errors: iOS rejects or ignores the file or part of it.
         case broken
+
+        /// The verdict of a set of findings: any error breaks the file; otherwise any
+        /// deprecation makes it legacy (its warnings notwithstanding); otherwise any warning
+        /// needs attention. `check` and `audit` decide through this one function.
+        public init(severities: some Sequence<Severity>) {
+            let present = Set(severities)
+            if present.contains(.error) {
+                self = .broken
+            } else if present.contains(.deprecation) {
+                self = .legacy
+            } else if present.contains(.warning) {
+                self = .needsAttention
+            } else {
+                self = .current
+            }
+        }
     }
 
     public var kind: FileKind
@@ -90,15 +106,7 @@ public struct DeprecationReport: Sendable, Codable {
         self.diagnostics = diagnostics
         items = diagnostics.compactMap(Self.item)
         guidance = Self.guidance(lint: lint, diagnostics: diagnostics)
-        if diagnostics.contains(where: { $0.severity == .error }) {
-            verdict = .broken
-        } else if diagnostics.contains(where: { $0.severity == .deprecation }) {
-            verdict = .legacy
-        } else if diagnostics.contains(where: { $0.severity == .warning }) {
-            verdict = .needsAttention
-        } else {
-            verdict = .current
-        }
+        verdict = Verdict(severities: diagnostics.map(\.severity))
     }
 
     /// What to tell about a finding, or nil for findings that are not worth a line in the report.
@@ -109,54 +117,14 @@ public struct DeprecationReport: Sendable, Codable {
                 rule: diagnostic.rule, severity: diagnostic.severity, location: location, title: title,
                 neededBy: neededBy, nextStep: nextStep)
         }
-        switch diagnostic.rule {
-        case .signedFile:
-            return make(
-                "The file is signed (PKCS#7, served as application/pkcs7-mime).",
-                "Only iOS 8, and serving over plain HTTP, ever needed a signature. iOS 9 and later read unsigned JSON over HTTPS.",
-                "Extract the JSON (`aasa extract FILE --lf -o apple-app-site-association`) and serve it unsigned as application/json."
-            )
-        case .legacyAppsKey:
-            return make(
-                "applinks.apps is present.",
-                "Only iOS 12 and earlier require \"apps\": []; later versions ignore it.",
-                "Keep it while the app supports iOS 12 or earlier; remove it after.")
-        case .legacyDetailsDictionary:
-            return make(
-                "applinks.details is an object keyed by app ID (the iOS 9 beta form).",
-                "No current iOS needs this form; every iOS since 9 reads the array form.",
-                "Rewrite details as an array of entries, each with appIDs and components.")
-        case .legacyPaths:
-            return make(
-                "An entry uses paths instead of components.",
-                "iOS 12 and earlier read only paths; iOS 13 and later read components and ignore paths when both are present.",
-                "Add components with the same meaning (`NOT ` becomes exclude: true); keep paths only while supporting iOS 12."
-            )
-        case .legacyAppID:
-            return make(
-                "An entry uses appID instead of appIDs.",
-                "iOS 12 and earlier read only appID; iOS 13 and later read appIDs.",
-                "Add appIDs (merging entries with identical rules); keep appID only while supporting iOS 12.")
-        case .fileTooLarge:
-            return make(
-                "The file is over 128 KB.", "iOS and Apple's CDN reject files over 128 KB uncompressed.",
-                "Shrink it: merge entries with appIDs, use wildcards and substitution variables.")
-        case Self.signatureRule:
-            return make(
-                "The signature does not verify.", "A device that checks the signature rejects the file.",
-                "Stop signing: serve the JSON unsigned (`aasa extract --no-verify --lf` after checking its content).")
-        case Self.weakSignatureRule:
-            return make(
-                diagnostic.message, "Verifiers that refuse SHA-1 or short keys reject the file.",
-                "Stop signing: serve the JSON unsigned; if a signature is still needed, re-sign with SHA-256 and a 2048-bit key."
-            )
-        default:
-            guard diagnostic.severity >= .warning else { return nil }
-            return make(
-                diagnostic.message,
-                diagnostic.severity == .error ? "iOS rejects or ignores this part." : "Probably not what was meant.",
-                "See docs/rules.md#\(diagnostic.rule.rawValue).")
+        if let guidance = RuleCatalogue.guidance(for: diagnostic.rule) {
+            return make(guidance.title ?? diagnostic.message, guidance.neededBy, guidance.nextStep)
         }
+        guard diagnostic.severity >= .warning else { return nil }
+        return make(
+            diagnostic.message,
+            diagnostic.severity == .error ? "iOS rejects or ignores this part." : "Probably not what was meant.",
+            "See docs/rules.md#\(diagnostic.rule.rawValue).")
     }
 
     static func guidance(lint: LintReport, diagnostics: [Diagnostic]) -> [GuidancePoint] {

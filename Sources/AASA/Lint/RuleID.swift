@@ -68,7 +68,47 @@ public enum RuleCatalogue {
         public let id: RuleID
         public let severity: Severity
         public let summary: String
+        /// What `check` and `audit` tell about a finding of this rule; nil for the generic words.
+        public let guidance: RuleGuidance?
+
+        init(id: RuleID, severity: Severity, summary: String, guidance: RuleGuidance? = nil) {
+            self.id = id
+            self.severity = severity
+            self.summary = summary
+            self.guidance = guidance
+        }
     }
+
+    /// The guidance of a rule: a lint rule's, or one of ``verificationRules``.
+    public static func guidance(for rule: RuleID) -> RuleGuidance? {
+        guidanceByRule[rule]
+    }
+
+    private static let guidanceByRule: [RuleID: RuleGuidance] = Dictionary(
+        (all + verificationRules).compactMap { entry in entry.guidance.map { (entry.id, $0) } },
+        uniquingKeysWith: { first, _ in first })
+
+    /// The findings `check` and `audit` add from verifying a signed file (the linter never
+    /// verifies, so they are not in ``all``).
+    public static let verificationRules: [Entry] = [
+        Entry(
+            id: DeprecationReport.signatureRule, severity: .error,
+            summary: "A signed file whose signature does not verify.",
+            guidance: RuleGuidance(
+                title: "The signature does not verify.",
+                neededBy: "A device that checks the signature rejects the file.",
+                nextStep:
+                    "Stop signing: serve the JSON unsigned (`aasa extract --no-verify --lf` after checking its content)."
+            )),
+        Entry(
+            id: DeprecationReport.weakSignatureRule, severity: .warning,
+            summary: "A signature the verification policy accepts with a warning (SHA-1, a key under 2,048 bits).",
+            guidance: RuleGuidance(
+                title: nil, neededBy: "Verifiers that refuse SHA-1 or short keys reject the file.",
+                nextStep:
+                    "Stop signing: serve the JSON unsigned; if a signature is still needed, re-sign with SHA-256 and a 2048-bit key."
+            )),
+    ]
 
     /// In documentation order.
     public static let all: [Entry] = [
@@ -80,10 +120,21 @@ public enum RuleCatalogue {
             id: .byteOrderMark, severity: .warning, summary: "The file starts with a UTF-8 byte-order mark (U+FEFF)."),
         Entry(
             id: .fileTooLarge, severity: .error,
-            summary: "The file is over 128 KB (131,072 bytes) uncompressed, signed or not."),
+            summary: "The file is over 128 KB (131,072 bytes) uncompressed, signed or not.",
+            guidance: RuleGuidance(
+                title: "The file is over 128 KB.",
+                neededBy: "iOS and Apple's CDN reject files over 128 KB uncompressed.",
+                nextStep: "Shrink it: merge entries with appIDs, use wildcards and substitution variables.")),
         Entry(
             id: .signedFile, severity: .deprecation,
-            summary: "The file is PKCS#7 SignedData; only iOS 8 and plain-HTTP serving ever needed that."),
+            summary: "The file is PKCS#7 SignedData; only iOS 8 and plain-HTTP serving ever needed that.",
+            guidance: RuleGuidance(
+                title: "The file is signed (PKCS#7, served as application/pkcs7-mime).",
+                neededBy:
+                    "Only iOS 8, and serving over plain HTTP, ever needed a signature. iOS 9 and later read unsigned JSON over HTTPS.",
+                nextStep:
+                    "Extract the JSON (`aasa extract FILE --lf -o apple-app-site-association`) and serve it unsigned as application/json."
+            )),
         Entry(
             id: .unreadableSignedFile, severity: .error,
             summary: "PKCS#7 whose JSON cannot be read: damaged, detached, not SignedData, or content that is not JSON."
@@ -103,14 +154,37 @@ public enum RuleCatalogue {
         Entry(id: .missingDetails, severity: .error, summary: "applinks has no details key."),
         Entry(
             id: .legacyAppsKey, severity: .deprecation,
-            summary: "applinks.apps is present (only iOS 12 and earlier need it)."),
+            summary: "applinks.apps is present (only iOS 12 and earlier need it).",
+            guidance: RuleGuidance(
+                title: "applinks.apps is present.",
+                neededBy: "Only iOS 12 and earlier require \"apps\": []; later versions ignore it.",
+                nextStep: "Keep it while the app supports iOS 12 or earlier; remove it after.")),
         Entry(id: .appsNotEmpty, severity: .error, summary: "applinks.apps is a non-empty array."),
-        Entry(id: .legacyDetailsDictionary, severity: .deprecation, summary: "details is an object keyed by app ID."),
-        Entry(id: .legacyPaths, severity: .deprecation, summary: "An entry has paths and no components."),
+        Entry(
+            id: .legacyDetailsDictionary, severity: .deprecation, summary: "details is an object keyed by app ID.",
+            guidance: RuleGuidance(
+                title: "applinks.details is an object keyed by app ID (the iOS 9 beta form).",
+                neededBy: "No current iOS needs this form; every iOS since 9 reads the array form.",
+                nextStep: "Rewrite details as an array of entries, each with appIDs and components.")),
+        Entry(
+            id: .legacyPaths, severity: .deprecation, summary: "An entry has paths and no components.",
+            guidance: RuleGuidance(
+                title: "An entry uses paths instead of components.",
+                neededBy:
+                    "iOS 12 and earlier read only paths; iOS 13 and later read components and ignore paths when both are present.",
+                nextStep:
+                    "Add components with the same meaning (`NOT ` becomes exclude: true); keep paths only while supporting iOS 12."
+            )),
         Entry(
             id: .pathsIgnoredWithComponents, severity: .warning,
             summary: "An entry has both paths and components (iOS 13+ ignores paths)."),
-        Entry(id: .legacyAppID, severity: .deprecation, summary: "An entry has appID and no appIDs."),
+        Entry(
+            id: .legacyAppID, severity: .deprecation, summary: "An entry has appID and no appIDs.",
+            guidance: RuleGuidance(
+                title: "An entry uses appID instead of appIDs.",
+                neededBy: "iOS 12 and earlier read only appID; iOS 13 and later read appIDs.",
+                nextStep: "Add appIDs (merging entries with identical rules); keep appID only while supporting iOS 12.")
+        ),
         Entry(id: .appIDAndAppIDs, severity: .warning, summary: "An entry has both appID and appIDs."),
         Entry(
             id: .notPrefixInComponents, severity: .error,
