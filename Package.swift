@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -8,6 +8,13 @@ let package = Package(
         .library(name: "AASA", targets: ["AASA"]),
         .library(name: "AASAAudit", targets: ["AASAAudit"]),
         .executable(name: "aasa", targets: ["aasa"]),
+    ],
+    // A package that uses only the AASA library depends on this one with `traits: []`: then
+    // SwiftPM resolves none of swift-nio, swift-nio-ssl and swift-argument-parser.
+    traits: [
+        .trait(name: "Audit", description: "AASAAudit: live domains over HTTPS (SwiftNIO, NIOSSL)."),
+        .trait(name: "CLI", description: "The aasa command (swift-argument-parser).", enabledTraits: ["Audit"]),
+        .default(enabledTraits: ["CLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -42,12 +49,12 @@ let package = Package(
             name: "AASAAudit",
             dependencies: [
                 "AASA",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOTLS", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Audit"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Audit"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Audit"])),
+                .product(name: "NIOTLS", package: "swift-nio", condition: .when(traits: ["Audit"])),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: .when(traits: ["Audit"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["Audit"])),
             ]
         ),
         .executableTarget(
@@ -55,7 +62,7 @@ let package = Package(
             dependencies: [
                 "AASA",
                 "AASAAudit",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CLI"])),
             ]
         ),
         // The benchmark (docs/performance.md): `swift run -c release aasa-bench [--quick]`. Not a test.

@@ -2,7 +2,9 @@
 # Proves the "add the dependency" snippet of docs/library.md: a new package in an empty
 # directory depends on this repository by URL (file://, branch main, as the snippet says),
 # builds, and its program detects and verifies the bundled example through the AASA library.
-# Only the library and its C module are built: the consumer names no other product.
+# Only the library and its C module are built: the consumer names no other product, and with
+# `traits: []` SwiftPM must resolve no other package (no swift-nio, swift-nio-ssl or
+# swift-argument-parser): the checkouts are checked.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 scripts_dir="$repo/scripts"
@@ -19,14 +21,14 @@ trap 'rm -rf "$work"' EXIT
 git clone --quiet --bare "$repo" "$work/aasa.git"
 mkdir -p "$work/MyTool/Sources/MyTool"
 cat > "$work/MyTool/Package.swift" <<SWIFT
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
     name: "MyTool",
     platforms: [.macOS(.v13)],
     dependencies: [
-        .package(url: "file://$work/aasa.git", branch: "main"),
+        .package(url: "file://$work/aasa.git", branch: "main", traits: []),
     ],
     targets: [
         .executableTarget(
@@ -56,6 +58,12 @@ if ! swift build --package-path "$work/MyTool" > "$log" 2>&1; then
 fi
 output="$("$(swift build --package-path "$work/MyTool" --show-bin-path)/MyTool" \
     "$repo/examples/apple-app-site-association.p7m" "$repo/certs/ca-bundle.pem")"
+checkouts="$(find "$work/MyTool/.build/checkouts" -mindepth 1 -maxdepth 1 -printf '%f ' | sort)"
+if [ "$checkouts" != "aasa " ]; then
+    echo "test-consumer: with traits: [] only aasa should be resolved; the checkouts are: $checkouts" >&2
+    echo "consumer: 0 passed, 1 failed"
+    exit 1
+fi
 if [ "$output" = "pkcs7-der valid" ]; then
     echo "consumer: 1 passed, 0 failed"
 else
