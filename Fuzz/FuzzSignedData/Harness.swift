@@ -38,8 +38,25 @@ func fuzzOneInput(_ bytes: UnsafeRawPointer, _ count: Int) -> CInt {
     for encoding in PKCS7Encoding.allCases {
         _ = try? SignedData(data: data, encoding: encoding)
     }
+    // The one reader (issue #14): JSON xor a problem; a signed file's content is its message's.
+    let file = AASAFile.read(data)
+    if (file.root == nil) == (file.problem == nil) { fatalError("AASAFile: both or neither of JSON and problem") }
+    if file.kind.isSigned, let content = file.content, content != (try? file.message?.unverifiedContent()) {
+        fatalError("AASAFile: content differs from the message's")
+    }
+    if case .converted(let conversion) = try? Converter(options: .init(verifier: nil)).convert(data, named: true),
+        (try? JSONParser().parse(conversion.json)) == nil
+    {
+        fatalError("Converter: the converted JSON does not parse")
+    }
     if let verifier {
         let result = verifier.verify(data)
+        // Verifying what the reader detected decides exactly as verifying the bytes.
+        let fromFile = verifier.verify(file.detection)
+        if fromFile.verdict != result.verdict || fromFile.content != result.content {
+            fatalError(
+                "verify(detection) and verify(data) disagree: \(fromFile.verdict.code) vs \(result.verdict.code)")
+        }
         // The property that matters: content is only ever returned for a valid file.
         if result.content != nil && !result.isValid { fatalError("content returned for an invalid file") }
         // The verification policy: nothing it refuses is ever valid, and what it accepts with a
