@@ -67,33 +67,3 @@ public struct JSONPath: Hashable, Sendable, Codable, CustomStringConvertible, Ex
         try container.encode(description)
     }
 }
-
-/// A value read from the document, with where it was.
-public struct Located<Value: Sendable & Hashable>: Sendable, Hashable {
-    public var value: Value
-    public var path: JSONPath
-    public var position: TextPosition
-
-    public init(_ value: Value, path: JSONPath, position: TextPosition) {
-        self.value = value
-        self.path = path
-        self.position = position
-    }
-}
-
-/// A known key whose value has the wrong JSON type (the `wrong-type` rule).
-public struct TypeMismatch: Sendable, Hashable {
-    public var path: JSONPath
-    public var position: TextPosition
-    /// What the format requires: "array of strings", "boolean", …
-    public var expected: String
-    /// What the file has: "string", "number", …
-    public var found: String
-}
-
-/// A key the format does not define (kept, reported, never fatal).
-public struct UnknownKey: Sendable, Hashable {
-    public var path: JSONPath
-    public var position: TextPosition
-    public var key: String
-}

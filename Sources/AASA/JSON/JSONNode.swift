@@ -1,18 +1,3 @@
-/// A place in a source text: byte offset, and 1-based line and column (column counts bytes).
-public struct TextPosition: Hashable, Sendable, Codable, CustomStringConvertible {
-    public var offset: Int
-    public var line: Int
-    public var column: Int
-
-    public init(offset: Int, line: Int, column: Int) {
-        self.offset = offset
-        self.line = line
-        self.column = column
-    }
-
-    public var description: String { "\(line):\(column)" }
-}
-
 /// A JSON value as written, with where each part of it stands in the source.
 ///
 /// Unlike `JSONSerialization`, objects keep their members in source order, duplicate keys
@@ -90,12 +75,4 @@ public struct JSONMember: Hashable, Sendable {
         self.keyLocation = keyLocation
         self.value = value
     }
-}
-
-/// Why a text is not JSON, and where.
-public struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var message: String
-    public var location: TextPosition
-
-    public var description: String { "\(location): \(message)" }
 }

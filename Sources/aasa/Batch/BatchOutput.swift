@@ -1,0 +1,51 @@
+import AASA
+import ArgumentParser
+import Foundation
+
+/// What one file of a batch produced: its standard output and standard error, in the order
+/// they were written, and its exit status. Built on a worker thread, printed on the main thread.
+struct BatchOutput: Sendable {
+    enum Stream: Sendable {
+        case standardOutput, standardError
+    }
+
+    struct Chunk: Sendable {
+        var stream: Stream
+        var data: Data
+    }
+
+    private(set) var chunks: [Chunk] = []
+    /// The status this file contributes (the batch exits with the worst).
+    var status = ExitStatus.success
+    /// What became of the file, for the summary ("valid", "tampered", "unreadable", …).
+    var outcome = ""
+
+    /// A line on standard output.
+    mutating func print(_ text: String) {
+        write(Data((text + "\n").utf8))
+    }
+
+    /// Bytes on standard output.
+    mutating func write(_ data: Data) {
+        if let last = chunks.indices.last, chunks[last].stream == .standardOutput {
+            chunks[last].data.append(data)
+        } else {
+            chunks.append(Chunk(stream: .standardOutput, data: data))
+        }
+    }
+
+    /// A diagnostic line on standard error: `PATH: severity: [code] message`.
+    mutating func emit(_ path: String, _ severity: Diagnostics.Severity, _ message: String, code: String? = nil) {
+        chunks.append(
+            Chunk(stream: .standardError, data: Data(Diagnostics.line(path, severity, message, code: code).utf8)))
+    }
+
+    /// Reports a failure as ``reportingFailures(path:_:)`` does, and keeps the worse status.
+    mutating func fail(_ failure: CLIFailure, outcome: String? = nil) {
+        emit(failure.path, .error, failure.message, code: failure.code)
+        status = ExitStatus.worst(status, failure.status)
+        if let outcome { self.outcome = outcome }
+    }
+
+    var isEmpty: Bool { chunks.isEmpty }
+}
