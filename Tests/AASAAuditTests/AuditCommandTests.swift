@@ -86,6 +86,22 @@ struct AuditCommandTests {
         }
     }
 
+    /// Issue #15: with TMPDIR missing, the text summary silently dropped every row. It now says
+    /// how many domains it leaves out and why; the blocks above it are whole.
+    @Test func summaryTableSaysWhatItCannotKeep() throws {
+        try withNginx { server in
+            let result = ProcessRunner.run(
+                TestPaths.aasa, ["audit", server.domain(.plain), server.domain(.missing)] + server.auditOptions,
+                environment: ["TMPDIR": "/nonexistent-aasa-tmp"])
+            #expect(result.status == 1, "\(result)")
+            #expect(result.stdoutText.contains("\(server.domain(.plain)): current"), "\(result)")
+            let line = try #require(result.stderrLines.first { $0.contains("summary table") }, "\(result)")
+            #expect(
+                line.hasPrefix("audit: error: the summary table leaves out 2 domains: cannot create a temporary file"))
+            #expect(line.contains("/nonexistent-aasa-tmp"))
+        }
+    }
+
     /// audit reads its trust flags through the same option group as verify (issue #14), so
     /// --ca-dir works for TLS and signers alike: the test root in a hash directory, nothing else.
     @Test func caDirectoryIsTrustedForTLSAndSigners() throws {

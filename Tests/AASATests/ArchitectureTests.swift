@@ -126,4 +126,35 @@ struct ArchitectureTests {
         #expect(checked >= 100, "only \(checked) sources found")
         #expect(long.isEmpty, "files over \(Self.maximumLines) lines: \(long)")
     }
+
+    /// Foundation calls that end the process with `try!` when the I/O fails, and `try!` itself
+    /// (issue #15: `aasa inspect F > /dev/full` died with SIGILL). Sources use the throwing
+    /// forms (`write(contentsOf:)`, `read(upToCount:)`, `seek(toOffset:)`, `close()`).
+    static let trappingCalls = [
+        "try!", ".readDataToEndOfFile()", ".readData(ofLength:", ".seek(toFileOffset:", ".seekToEndOfFile()",
+        ".synchronizeFile()", ".closeFile()", ".standardOutput.write(Data", ".standardError.write(Data",
+        ".standardOutput.write(data", ".standardError.write(data", "handle.write(Data", "handle?.write(Data",
+    ]
+
+    @Test("no source traps on I/O: no try!, no FileHandle call that traps when a read or write fails")
+    func noTrappingIO() throws {
+        let sources = Repository.root.appendingPathComponent("Sources", isDirectory: true)
+        let enumerator = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
+        var checked = 0
+        var found: [String] = []
+        for case let url as URL in enumerator where url.pathExtension == "swift" {
+            checked += 1
+            let lines = try String(contentsOf: url, encoding: .utf8).split(
+                separator: "\n", omittingEmptySubsequences: false)
+            for (number, line) in lines.enumerated() {
+                let code = line.trimmingCharacters(in: .whitespaces)
+                if code.hasPrefix("//") { continue }
+                for call in Self.trappingCalls where code.contains(call) {
+                    found.append("\(url.lastPathComponent):\(number + 1): \(call)")
+                }
+            }
+        }
+        #expect(checked >= 100)
+        #expect(found.isEmpty, "trapping I/O: \(found)")
+    }
 }

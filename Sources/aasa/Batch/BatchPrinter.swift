@@ -26,7 +26,7 @@ final class BatchPrinter {
             case .standardError:
                 if !flush() { written = false }
                 progress?.clear()
-                FileHandle.standardError.write(chunk.data)
+                StandardStreams.err(chunk.data)
             case .standardOutput:
                 guard !stdoutFailed else {
                     written = false
@@ -51,11 +51,13 @@ final class BatchPrinter {
         guard !stdoutFailed else { return false }
         progress?.clear()
         do {
-            try FileHandle.standardOutput.write(contentsOf: pending)
+            try StandardStreams.writeOut(pending)
             return true
         } catch {
+            // The reader went away (`| head`): stop at once, as other Unix tools do.
+            if StandardStreams.isBrokenPipe(error) { exit(StandardStreams.brokenPipeStatus) }
             stdoutFailed = true
-            Diagnostics.emit("<stdout>", .error, "cannot write output: \(error.localizedDescription)")
+            Diagnostics.emit("<stdout>", .error, "cannot write output: \(StandardStreams.describe(error))")
             return false
         }
     }

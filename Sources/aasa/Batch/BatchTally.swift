@@ -25,8 +25,7 @@ struct BatchTally {
 
     /// Writes `COMMAND: N of M files OUTCOME; …` to standard error.
     static func printSummary(_ command: String, _ parts: [String]) {
-        FileHandle.standardError.write(
-            Data("\(command): \(parts.filter { !$0.isEmpty }.joined(separator: "; "))\n".utf8))
+        StandardStreams.err("\(command): \(parts.filter { !$0.isEmpty }.joined(separator: "; "))\n")
     }
 
     static func files(_ count: Int) -> String { "\(count) \(count == 1 ? "file" : "files")" }

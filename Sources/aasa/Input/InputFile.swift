@@ -12,7 +12,12 @@ enum InputFile {
     {
         let tooLarge = "larger than the \(describe(limit)) limit" + (limitFlag.map { " (\($0))" } ?? "")
         if path == "-" {
-            let data = FileHandle.standardInput.readData(ofLength: limit + 1)
+            let data: Data
+            do {
+                data = try FileHandle.standardInput.read(upToCount: limit + 1) ?? Data()
+            } catch {
+                throw CLIFailure(path, "cannot read \(what): \(StandardStreams.describe(error))")
+            }
             guard data.count <= limit else { throw CLIFailure(path, "\(what) is \(tooLarge)") }
             return data
         }

@@ -10,6 +10,9 @@ final class LineReader {
     private var start = 0
     private var searched = 0
     private var atEnd = false
+    /// Why reading stopped early (an I/O error, EISDIR for a directory given as "-"): the
+    /// lines before it were returned; the caller reports this.
+    private(set) var readError: String?
     private let chunkSize = 64 * 1024
     /// Lines longer than this are cut off and flagged, instead of growing the buffer without end.
     let maximumLineLength: Int
@@ -60,7 +63,13 @@ final class LineReader {
                 searched -= start
                 start = 0
             }
-            let chunk = handle.readData(ofLength: chunkSize)
+            let chunk: Data
+            do {
+                chunk = try handle.read(upToCount: chunkSize) ?? Data()
+            } catch {
+                readError = StandardStreams.describe(error)
+                chunk = Data()
+            }
             if chunk.isEmpty {
                 atEnd = true
             } else {

@@ -15,6 +15,7 @@ final class DomainSource {
     private let file: String?
     private var reader: LineReader?
     private var lineNumber = 0
+    private var reportedReadError = false
 
     init(arguments: [String], file: String?) throws {
         self.arguments = arguments.makeIterator()
@@ -34,9 +35,8 @@ final class DomainSource {
             if isDomainLine(String(decoding: line, as: UTF8.self)) { count += 1 }
             line.removeAll(keepingCapacity: true)
         }
-        while true {
-            let chunk = handle.readData(ofLength: 64 * 1024)
-            if chunk.isEmpty { break }
+        // A read error ends the count; reading the entries reports it.
+        while let chunk = try? handle.read(upToCount: 64 * 1024), !chunk.isEmpty {
             for byte in chunk {
                 if byte == 0x0A {
                     flush()
@@ -77,6 +77,10 @@ final class DomainSource {
             } catch {
                 return .invalid(origin: origin, message: "\(error)")
             }
+        }
+        if let error = reader.readError, !reportedReadError {
+            reportedReadError = true
+            return .invalid(origin: Diagnostics.displayName(file), message: "cannot read the domains file: \(error)")
         }
         return nil
     }

@@ -28,7 +28,7 @@ final class AuditPrinter {
 
     private func write(_ text: String) {
         if outputIsTerminal { progress?.clear() }
-        FileHandle.standardOutput.write(Data(text.utf8))
+        StandardStreams.out(Data(text.utf8))
     }
 
     /// A domain entry that is not a domain: one diagnostic line on stderr.
@@ -258,37 +258,59 @@ final class SummaryTable {
     private var widths: [Int]
     private var handle: FileHandle?
     private var rows = 0
+    /// Rows that could not be kept, and why (no temporary file, or a write to it failed).
+    private var lostRows = 0
+    private var problem: String?
 
     init(columns: [String]) {
         self.columns = columns
         widths = columns.map(\.count)
-        var template = Array("\(NSTemporaryDirectory())/aasa-audit-summary.XXXXXX".utf8CString)
+        let directory = NSTemporaryDirectory()
+        var template = Array("\(directory)/aasa-audit-summary.XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         if fd >= 0 {
             template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
             handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        } else {
+            problem = "cannot create a temporary file in \(directory) (TMPDIR): \(String(cString: strerror(errno)))"
         }
     }
 
     func append(_ row: [String]) {
         let cells = row.map { $0.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ") }
+        guard let handle else {
+            lostRows += 1
+            return
+        }
+        do {
+            try handle.write(contentsOf: Data((cells.joined(separator: "\t") + "\n").utf8))
+        } catch {
+            // A full TMPDIR: the rows written so far stay; this one and the later ones are lost.
+            problem = "cannot write to its temporary file (TMPDIR): \(StandardStreams.describe(error))"
+            self.handle = nil
+            lostRows += 1
+            return
+        }
         for (index, cell) in cells.enumerated() where index < widths.count {
             widths[index] = max(widths[index], cell.count)
         }
-        handle?.write(Data((cells.joined(separator: "\t") + "\n").utf8))
         rows += 1
     }
 
-    /// Writes the table, a chunk of lines at a time.
+    /// Writes the table, a chunk of lines at a time; says on standard error how many rows were
+    /// lost, and why, when some were.
     func render(_ write: (String) -> Void) {
+        if let problem, lostRows > 0 {
+            Diagnostics.emit(
+                "audit", .error,
+                "the summary table leaves out \(lostRows) domain\(lostRows == 1 ? "" : "s"): \(problem); their blocks above are complete"
+            )
+        }
         write(format(columns) + "\n")
-        guard let handle else { return }
-        handle.seek(toFileOffset: 0)
+        guard let handle, (try? handle.seek(toOffset: 0)) != nil else { return }
         var pending = Data()
         var out = ""
-        while true {
-            let chunk = handle.readData(ofLength: 64 * 1024)
-            if chunk.isEmpty { break }
+        while let chunk = try? handle.read(upToCount: 64 * 1024), !chunk.isEmpty {
             pending.append(chunk)
             while let newline = pending.firstIndex(of: 0x0A) {
                 let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)

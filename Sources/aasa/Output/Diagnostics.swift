@@ -9,7 +9,7 @@ enum Diagnostics {
     }
 
     static func emit(_ path: String, _ severity: Severity, _ message: String, code: String? = nil) {
-        FileHandle.standardError.write(Data(line(path, severity, message, code: code).utf8))
+        StandardStreams.err(line(path, severity, message, code: code))
     }
 
     /// The line ``emit(_:_:_:code:)`` prints, with its newline.

@@ -17,14 +17,15 @@ enum JSONOutput {
         return try encoder.encode(value) + Data("\n".utf8)
     }
 
+    /// Writes the document to standard output (``StandardStreams/out(_:)``: never traps).
     static func print(_ value: some Encodable) throws {
-        try FileHandle.standardOutput.write(contentsOf: encode(value))
+        StandardStreams.out(try encode(value))
     }
 }
 
 /// Writes text to standard output.
 func printOut(_ text: String) {
-    FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    StandardStreams.out(line: text)
 }
 
 /// Writes a JSON array one element at a time, byte for byte as ``JSONOutput/print(_:)`` would
@@ -131,9 +132,11 @@ final class BufferedOutput {
         if let failure { throw failure }
         guard !buffer.isEmpty else { return }
         do {
-            try FileHandle.standardOutput.write(contentsOf: Data(buffer))
+            try StandardStreams.writeOut(Data(buffer))
         } catch {
-            failure = CLIFailure("<stdout>", "cannot write output: \(error.localizedDescription)")
+            // The reader went away (`| head`): stop at once, as other Unix tools do.
+            if StandardStreams.isBrokenPipe(error) { exit(StandardStreams.brokenPipeStatus) }
+            failure = CLIFailure("<stdout>", "cannot write output: \(StandardStreams.describe(error))")
             throw failure!
         }
     }

@@ -32,6 +32,9 @@ enum URLList {
                     if truncated { continue }
                     if let url = url(from: line) { return url }
                 }
+                if let error = reader.readError {
+                    Diagnostics.emit(path, .error, "cannot read URL list: \(error); the URLs before it were used")
+                }
                 return nil
             }
         }

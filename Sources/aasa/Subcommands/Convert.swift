@@ -294,7 +294,7 @@ extension AASACommand {
             }
             if unreadable > 0 { parts.append("\(unreadable) unreadable, not JSON or not writable") }
             if skipped > 0 { parts.append("\(skipped) skipped (not AASA files)") }
-            FileHandle.standardError.write(Data(("convert: " + parts.joined(separator: "; ") + "\n").utf8))
+            StandardStreams.err("convert: " + parts.joined(separator: "; ") + "\n")
         }
     }
 }

@@ -172,8 +172,7 @@ extension AASACommand {
                 let noun = severity == .info ? "info" : severity.rawValue + (count == 1 ? "" : "s")
                 return "\(count) \(noun)" + (severity < threshold ? " (hidden by --min-severity)" : "")
             }
-            FileHandle.standardError.write(
-                Data("\(parts.joined(separator: ", ")) in \(files) file\(files == 1 ? "" : "s")\n".utf8))
+            StandardStreams.err("\(parts.joined(separator: ", ")) in \(files) file\(files == 1 ? "" : "s")\n")
         }
     }
 }

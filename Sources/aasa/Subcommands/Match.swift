@@ -122,6 +122,9 @@ extension AASACommand {
                 }
                 if format == .json && !single { out.append(first ? "]\n" : "\n]\n") }
                 try out.flush()
+                if let reader, let urlsFile, let error = reader.readError {
+                    throw CLIFailure(urlsFile, "cannot read URL list: \(error)")
+                }
                 if !allMatched { throw ExitStatus.checkFailed }
             }
         }

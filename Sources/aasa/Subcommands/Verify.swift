@@ -65,8 +65,8 @@ extension AASACommand {
                 let result = verifier.verify(data)
                 let report = VerificationReport(path: file, result: result, options: verifier.options)
                 let records = RecordPrinter(format: format.value, array: nil)
-                try FileHandle.standardOutput.write(
-                    contentsOf: records.render(report, text: [TextReport.verification(path: file, result: result)]))
+                StandardStreams.out(
+                    try records.render(report, text: [TextReport.verification(path: file, result: result)]))
                 if !result.isValid {
                     throw CLIFailure(
                         file, result.verdict.reason ?? "not valid", status: ExitStatus.checkFailed,

@@ -64,13 +64,13 @@ final class ProgressBar {
     }
 
     private func draw(_ line: String) {
-        FileHandle.standardError.write(Data("\r\u{1B}[2K\(line)".utf8))
+        StandardStreams.err("\r\u{1B}[2K\(line)")
         visible = true
     }
 
     func clear() {
         guard visible else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+        StandardStreams.err("\r\u{1B}[2K")
         visible = false
         lastDraw = .distantPast
     }

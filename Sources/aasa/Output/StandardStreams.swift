@@ -1,0 +1,74 @@
+import Foundation
+
+/// Every write of the CLI to standard output and standard error, so that none can trap.
+///
+/// Foundation's `FileHandle.write(_:)` ends the process with `try!` when a write fails (a full
+/// disk, a closed descriptor): `aasa inspect F > /dev/full` died with SIGILL. Here:
+/// - standard output that cannot be written: a reader that went away (EPIPE, `aasa … | head`)
+///   ends the process quietly with 141, as SIGPIPE ends other Unix tools; any other failure is
+///   one line on standard error and exit 2;
+/// - standard error that cannot be written (`2>&-`, a full disk) is ignored: there is nowhere
+///   left to say so, and the exit status still tells.
+enum StandardStreams {
+    /// The status of a process ended by SIGPIPE, which shells show as 141.
+    static let brokenPipeStatus: Int32 = 128 + SIGPIPE
+
+    /// Writes `data` to standard output, or ends the process as described above.
+    static func out(_ data: Data) {
+        do {
+            try writeOut(data)
+        } catch {
+            exitAfterOutputFailure(error)
+        }
+    }
+
+    /// `text` and a newline on standard output.
+    static func out(line text: String) {
+        out(Data((text + "\n").utf8))
+    }
+
+    /// Writes `data` to standard output; throws what the write threw (for a batch, which
+    /// reports the failure once and goes on counting).
+    static func writeOut(_ data: Data) throws {
+        guard !data.isEmpty else { return }
+        try FileHandle.standardOutput.write(contentsOf: data)
+    }
+
+    /// Writes `data` to standard error, ignoring a failure.
+    static func err(_ data: Data) {
+        guard !data.isEmpty else { return }
+        try? FileHandle.standardError.write(contentsOf: data)
+    }
+
+    /// `text` (a whole line, with its newline) on standard error.
+    static func err(_ text: String) {
+        err(Data(text.utf8))
+    }
+
+    /// Whether `error` is a write to a pipe or socket whose reader has gone.
+    static func isBrokenPipe(_ error: any Error) -> Bool {
+        posixCode(error) == EPIPE
+    }
+
+    /// The POSIX error behind a Foundation write error, in words ("No space left on device").
+    static func describe(_ error: any Error) -> String {
+        posixCode(error).map { String(cString: strerror($0)) } ?? error.localizedDescription
+    }
+
+    /// Ends the process after standard output failed: quietly with 141 for EPIPE, else one line and 2.
+    static func exitAfterOutputFailure(_ error: any Error) -> Never {
+        if isBrokenPipe(error) { exit(brokenPipeStatus) }
+        err(Diagnostics.line("<stdout>", .error, "cannot write output: \(describe(error))"))
+        exit(2)
+    }
+
+    private static func posixCode(_ error: any Error) -> Int32? {
+        let nsError = error as NSError
+        if nsError.domain == NSPOSIXErrorDomain { return Int32(nsError.code) }
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain
+        {
+            return Int32(underlying.code)
+        }
+        return nil
+    }
+}
