@@ -192,7 +192,9 @@ enum AuditText {
             for (name, value) in cdn.failure.sorted(by: { $0.key < $1.key }) { lines.append("      \(name): \(value)") }
         }
         lines += findings(report)
-        return lines.joined(separator: "\n") + "\n"
+        // Each line escaped (TerminalText): a hostile server's certificate subject, header or
+        // JSON value cannot forge a line of the report or drive the terminal.
+        return StandardStreams.escaped(lines)
     }
 
     private static func path(_ path: PathReport, label: String) -> [String] {
@@ -277,7 +279,8 @@ final class SummaryTable {
     }
 
     func append(_ row: [String]) {
-        let cells = row.map { $0.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ") }
+        // Escaped (TerminalText): no tab or line end of a cell can break the table's rows.
+        let cells = row.map(TerminalText.line)
         guard let handle else {
             lostRows += 1
             return

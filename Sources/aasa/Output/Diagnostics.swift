@@ -15,7 +15,8 @@ enum Diagnostics {
     /// The line ``emit(_:_:_:code:)`` prints, with its newline.
     static func line(_ path: String, _ severity: Severity, _ message: String, code: String? = nil) -> String {
         let tag = code.map { "[\($0)] " } ?? ""
-        return "\(displayName(path)): \(severity.rawValue): \(tag)\(message)\n"
+        // Path and message escaped (``TerminalText``): a diagnostic is always one line.
+        return TerminalText.line("\(displayName(path)): \(severity.rawValue): \(tag)\(message)") + "\n"
     }
 
     /// "<stdin>" and "<stdout>" for "-".

@@ -23,11 +23,6 @@ enum JSONOutput {
     }
 }
 
-/// Writes text to standard output.
-func printOut(_ text: String) {
-    StandardStreams.out(line: text)
-}
-
 /// Writes a JSON array one element at a time, byte for byte as ``JSONOutput/print(_:)`` would
 /// write the whole array at once, so a batch streams its `--format json` output instead of
 /// holding every file's report.

@@ -13,7 +13,7 @@ struct RecordPrinter: Sendable {
     /// JSON line; nothing for SARIF, which is one document written at the end.
     func render(_ record: some Encodable, text: @autoclosure () -> [String]) throws -> Data {
         switch format {
-        case .text: return Data(text().map { $0 + "\n" }.joined().utf8)
+        case .text: return Data(StandardStreams.escaped(text()).utf8)
         case .json: return try array?.element(record) ?? JSONOutput.encode(record)
         case .jsonl: return try JSONOutput.line(record)
         case .sarif: return Data()

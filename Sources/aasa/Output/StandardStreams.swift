@@ -1,3 +1,4 @@
+import AASA
 import Foundation
 
 /// Every write of the CLI to standard output and standard error, so that none can trap.
@@ -22,9 +23,26 @@ enum StandardStreams {
         }
     }
 
-    /// `text` and a newline on standard output.
+    /// `text` as one line on standard output, escaped for the terminal (``TerminalText``).
     static func out(line text: String) {
-        out(Data((text + "\n").utf8))
+        out(lines: [text])
+    }
+
+    /// Text lines on standard output, each escaped for the terminal (``TerminalText``): a
+    /// newline or escape sequence inside an untrusted value cannot forge a line or drive the
+    /// terminal. The one place text output is escaped: renderers give lines, not joined text.
+    static func out(lines: [String]) {
+        out(Data(escaped(lines).utf8))
+    }
+
+    /// `lines`, each escaped, each with its newline.
+    static func escaped(_ lines: [String]) -> String {
+        var text = ""
+        for line in lines {
+            text += TerminalText.line(line)
+            text += "\n"
+        }
+        return text
     }
 
     /// Writes `data` to standard output; throws what the write threw (for a batch, which

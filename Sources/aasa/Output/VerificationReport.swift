@@ -77,7 +77,7 @@ enum TextReport {
         return lines
     }
 
-    static func verification(path: String, result: VerificationResult) -> String {
+    static func verification(path: String, result: VerificationResult) -> [String] {
         var lines = ["\(Diagnostics.displayName(path)): \(result.verdict.code)"]
         if let reason = result.verdict.reason { lines.append("  reason:     \(reason)") }
         for warning in result.warnings { lines.append("  warning:    \(warning.message)") }
@@ -97,6 +97,6 @@ enum TextReport {
             lines.append("  chain:")
             for (depth, info) in result.chain.enumerated() { lines.append("    \(depth) \(info.subject)") }
         }
-        return lines.joined(separator: "\n")
+        return lines
     }
 }

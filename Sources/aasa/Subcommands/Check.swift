@@ -52,13 +52,13 @@ extension AASACommand {
                 let report = DeprecationReport(lint: lint, verification: verification)
                 switch format {
                 case .json: try JSONOutput.print(Document(path: file, report: report))
-                case .text: printOut(text(report))
+                case .text: StandardStreams.out(lines: text(report))
                 }
                 if report.diagnostics.contains(where: { $0.severity >= failOn }) { throw ExitStatus.checkFailed }
             }
         }
 
-        private func text(_ report: DeprecationReport) -> String {
+        private func text(_ report: DeprecationReport) -> [String] {
             let verdicts: [DeprecationReport.Verdict: String] = [
                 .current: "current: follows Apple's current guidance",
                 .legacy: "legacy: works, with parts to retire",
@@ -118,7 +118,7 @@ extension AASACommand {
             }.joined(separator: ", ")
             lines.append("")
             lines.append("Findings: \(summary) (all of them: aasa lint \(file == "-" ? "-" : file))")
-            return lines.joined(separator: "\n")
+            return lines
         }
     }
 }

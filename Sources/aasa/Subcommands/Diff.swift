@@ -60,7 +60,7 @@ extension AASACommand {
                 let diff = SemanticDiff.compare(old: before, new: after, extraURLs: extra, keeping: Self.listedChanges)
                 switch format {
                 case .json: try JSONOutput.print(Report(old: old, new: new, diff: diff))
-                case .text: printOut(text(diff))
+                case .text: StandardStreams.out(lines: text(diff))
                 }
                 if !diff.isSame { throw ExitStatus.checkFailed }
             }
@@ -109,7 +109,7 @@ extension AASACommand {
             }
         }
 
-        private func text(_ diff: SemanticDiff) -> String {
+        private func text(_ diff: SemanticDiff) -> [String] {
             var lines = ["--- \(Diagnostics.displayName(old))", "+++ \(Diagnostics.displayName(new))"]
             for service in diff.services {
                 if !service.gained.isEmpty {
@@ -170,7 +170,7 @@ extension AASACommand {
                 }
             }
             lines.append(diff.isSame ? "result: the files mean the same" : "result: the files differ")
-            return lines.joined(separator: "\n")
+            return lines
         }
     }
 }

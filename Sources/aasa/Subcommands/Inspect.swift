@@ -121,7 +121,7 @@ extension AASACommand {
                 }
                 switch format {
                 case .json: try JSONOutput.print(report)
-                case .text: printOut(text(report))
+                case .text: StandardStreams.out(lines: text(report))
                 }
             }
         }
@@ -142,7 +142,7 @@ extension AASACommand {
             }
         }
 
-        private func text(_ report: Report) -> String {
+        private func text(_ report: Report) -> [String] {
             var lines = ["\(Diagnostics.displayName(report.path)): \(report.kind), \(report.size) bytes"]
             if let type = report.contentInfoType { lines.append("  content info type: \(type)") }
             if let inner = report.encapsulatedContentType {
@@ -176,7 +176,7 @@ extension AASACommand {
                     "  content: \(content.size) bytes, \(content.json ? "JSON" : "not JSON"), line ends: \(content.lineEndings)\(canonical)"
                 )
             }
-            return lines.joined(separator: "\n")
+            return lines
         }
     }
 }

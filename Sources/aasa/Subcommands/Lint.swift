@@ -83,8 +83,9 @@ extension AASACommand {
         func run() throws {
             if listRules {
                 for entry in RuleCatalogue.all {
-                    printOut(
-                        "\(entry.id.rawValue.padding(toLength: 30, withPad: " ", startingAt: 0)) \(entry.severity.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)) \(entry.summary)"
+                    StandardStreams.out(
+                        line:
+                            "\(entry.id.rawValue.padding(toLength: 30, withPad: " ", startingAt: 0)) \(entry.severity.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)) \(entry.summary)"
                     )
                 }
                 return

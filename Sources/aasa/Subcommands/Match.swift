@@ -145,7 +145,10 @@ extension AASACommand {
             let appLines: [[[UInt8]]]
             static let verdicts: [AppVerdict.Verdict] = [.match, .exclude, .noMatch]
 
-            init(appIDs: [String]) {
+            /// The app IDs escaped for the terminal (``TerminalText``), like every untrusted value
+            /// of the text output.
+            init(appIDs unescaped: [String]) {
+                let appIDs = unescaped.map(TerminalText.line)
                 self.appIDs = appIDs.map { Array($0.utf8) }
                 appLines = appIDs.map { app in Self.verdicts.map { Array("  \(app): \($0.rawValue)\n".utf8) } }
             }
@@ -168,12 +171,12 @@ extension AASACommand {
             url: String, error: String?, verdicts: [AppVerdict.Verdict], explanations: [MatchExplanation?]?,
             lines: TextLines, to out: BufferedOutput
         ) {
-            var url = url
+            var url = TerminalText.line(url)  // a URL of a list may hold any byte but LF
             out.append { text in
                 url.withUTF8 { text.append(contentsOf: $0) }
                 if let error {
                     text += ": error: ".utf8
-                    text += error.utf8
+                    text += TerminalText.line(error).utf8
                     text.append(0x0A)
                     return
                 }
@@ -195,7 +198,7 @@ extension AASACommand {
                     text += ": ".utf8
                     text += verdicts[index].rawValue.utf8
                     text += ": ".utf8
-                    text += explanation.summary.utf8
+                    text += TerminalText.line(explanation.summary).utf8
                     text.append(0x0A)
                 }
             }

@@ -66,7 +66,7 @@ extension AASACommand {
                 let report = VerificationReport(path: file, result: result, options: verifier.options)
                 let records = RecordPrinter(format: format.value, array: nil)
                 StandardStreams.out(
-                    try records.render(report, text: [TextReport.verification(path: file, result: result)]))
+                    try records.render(report, text: TextReport.verification(path: file, result: result)))
                 if !result.isValid {
                     throw CLIFailure(
                         file, result.verdict.reason ?? "not valid", status: ExitStatus.checkFailed,
