@@ -51,18 +51,31 @@ struct BatchInput: Sendable {
         }
     }
 
-    /// The regular files under `directory`, relative to it, sorted; version-control directories
-    /// and the atomic writer's temporaries are left out, symbolic links are not followed (to
-    /// files or directories), subdirectories that cannot be read are skipped.
-    static func files(under directory: String, recursive: Bool = true, include: [String] = []) throws -> [String] {
+    /// The regular files under `directory`, relative to it, sorted, and every entry that could
+    /// not be read (a subdirectory that cannot be opened: EACCES, EMFILE, ENAMETOOLONG, …), as
+    /// failures to report: a walk never skips silently. Version-control directories and the
+    /// writer's own temporaries (``WriterTemporary``, exactly) are left out; symbolic links are
+    /// not followed (to files or directories).
+    static func files(under directory: String, recursive: Bool = true, include: [String] = []) throws -> (
+        files: [String], unreadable: [CLIFailure]
+    ) {
         guard let root = opendir(directory) else {
             throw CLIFailure(directory, "cannot read the directory: \(String(cString: strerror(errno)))")
         }
         var found: [String] = []
+        var unreadable: [CLIFailure] = []
         // readdir with the entry types, not FileManager: a batch walks thousands of files.
         func walk(_ handle: OpaquePointer, path: String, relative: String) {
             defer { closedir(handle) }
-            while let entry = readdir(handle) {
+            while true {
+                errno = 0
+                guard let entry = readdir(handle) else {
+                    if errno != 0 {
+                        unreadable.append(
+                            CLIFailure(path, "cannot read the directory: \(String(cString: strerror(errno)))"))
+                    }
+                    return
+                }
                 let name = withUnsafeBytes(of: entry.pointee.d_name) {
                     String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
                 }
@@ -72,7 +85,10 @@ struct BatchInput: Sendable {
                 var type = Int32(entry.pointee.d_type)
                 if type == Int32(DT_UNKNOWN) {
                     var info = stat()
-                    guard lstat(childPath, &info) == 0 else { continue }
+                    guard lstat(childPath, &info) == 0 else {
+                        unreadable.append(CLIFailure(childPath, "cannot read: \(String(cString: strerror(errno)))"))
+                        continue
+                    }
                     switch info.st_mode & S_IFMT {
                     case S_IFDIR: type = Int32(DT_DIR)
                     case S_IFREG: type = Int32(DT_REG)
@@ -80,11 +96,14 @@ struct BatchInput: Sendable {
                     }
                 }
                 if type == Int32(DT_DIR) {
-                    guard recursive, ![".git", ".hg", ".svn"].contains(name), let child = opendir(childPath) else {
+                    guard recursive, ![".git", ".hg", ".svn"].contains(name) else { continue }
+                    guard let child = opendir(childPath) else {
+                        unreadable.append(
+                            CLIFailure(childPath, "cannot read the directory: \(String(cString: strerror(errno)))"))
                         continue
                     }
                     walk(child, path: childPath, relative: childRelative)
-                } else if type == Int32(DT_REG) && !isWriterTemporary(name) {
+                } else if type == Int32(DT_REG) && !WriterTemporary.matches(name) {
                     if !include.isEmpty && !include.contains(where: { fnmatch($0, name, 0) == 0 }) { continue }
                     found.append(childRelative)
                 }
@@ -93,15 +112,8 @@ struct BatchInput: Sendable {
         walk(
             root, path: directory.hasSuffix("/") && directory.count > 1 ? String(directory.dropLast()) : directory,
             relative: "")
-        return found.sorted()
+        return (found.sorted(), unreadable)
     }
-}
-
-/// Whether `name` is a temporary file of ``OutputFile/write(_:to:durable:)``: `.NAME.XXXXXX`.
-func isWriterTemporary(_ name: String) -> Bool {
-    guard name.hasPrefix("."), name.count > 8 else { return false }
-    let suffix = name.suffix(7)
-    return suffix.first == "." && suffix.dropFirst().allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
 }
 
 /// Whether `path` names a directory ("-" never does).

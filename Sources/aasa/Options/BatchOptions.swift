@@ -56,8 +56,10 @@ struct BatchOptions: ParsableArguments {
                 continue
             }
             do {
-                let found = try BatchInput.files(under: input, recursive: !noRecurse, include: include)
-                if found.isEmpty && emptyIsFailure {
+                let (found, unreadable) = try BatchInput.files(
+                    under: input, recursive: !noRecurse, include: include)
+                failures += unreadable
+                if found.isEmpty && unreadable.isEmpty && emptyIsFailure {
                     let filter = include.isEmpty ? "" : " matching \(include.joined(separator: " or "))"
                     failures.append(CLIFailure(input, "no file\(filter) to \(what) in this directory"))
                 }

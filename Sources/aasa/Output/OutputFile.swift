@@ -33,8 +33,8 @@ enum OutputFile {
             try writeDirectly(data, to: path)
             return
         }
-        // The temporary file `.NAME.XXXXXX` beside the target (string operations, not URL: a
-        // batch writes thousands of files).
+        // The temporary file beside the target (``WriterTemporary``; string operations, not
+        // URL: a batch writes thousands of files).
         let directory: String
         let name: String
         if let slash = path.lastIndex(of: "/") {
@@ -44,7 +44,7 @@ enum OutputFile {
             directory = "."
             name = path
         }
-        var template = Array("\(directory)/.\(name).XXXXXX".utf8CString)
+        var template = Array(WriterTemporary.template(in: directory, for: name).utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw CLIFailure(path, "cannot write output: \(String(cString: strerror(errno)))") }
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
