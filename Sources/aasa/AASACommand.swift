@@ -23,6 +23,13 @@ struct AASACommand: ParsableCommand {
             Audit.self, Convert.self, Migrate.self, Diff.self,
         ]
     )
+
+    /// Raises the open-file limit to its hard limit first (``DescriptorLimit``), then runs as
+    /// argument-parser's `main` does.
+    static func main() {
+        DescriptorLimit.raiseToHardLimit()
+        main(nil)
+    }
 }
 
 /// The tool's version, as `aasa --version` prints it.

@@ -170,6 +170,17 @@ extension AASACommand {
             let showProgress = progress ?? (isatty(STDERR_FILENO) == 1)
             let printer = AuditPrinter(
                 format: format, failOn: failOn, progress: showProgress ? ProgressBar(total: total) : nil)
+            // The descriptors this run may open decide how many domains can be in flight: a
+            // local limit, never a verdict on the domains (issue #15).
+            let allowed = DescriptorLimit.auditConcurrency(allowedBy: DescriptorLimit.raiseToHardLimit())  // raised at start
+            var concurrency = concurrency
+            if concurrency > allowed {
+                Diagnostics.emit(
+                    "audit", .note,
+                    "--concurrency \(concurrency) needs more open files than this process may have; auditing \(allowed) domains at a time (raise `ulimit -n` for more)"
+                )
+                concurrency = allowed
+            }
             let outcome = AuditRun(auditor: auditor, concurrency: concurrency, ordered: format != .jsonl)
                 .run(source: source, printer: printer)
             printer.finish()
