@@ -35,10 +35,12 @@ enum CLI {
         return Executables.aasa
     }()
 
-    /// chmod 600 every *.key and *.p12 file in certs/.
+    /// chmod 600 every *.key and *.p12 file, and the passphrase file, in certs/.
     static func protectTestKeys() {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: certs.path)) ?? []
-        for name in names where name.hasSuffix(".key") || name.hasSuffix(".p12") || name.hasSuffix(".key.der") {
+        for name in names
+        where name.hasSuffix(".key") || name.hasSuffix(".p12") || name.hasSuffix(".key.der") || name == "passphrase.txt"
+        {
             chmod(certs.appendingPathComponent(name).path, 0o600)
         }
     }

@@ -551,6 +551,51 @@ struct SignCommandTests {
         }
     }
 
+    /// Issue #15: mode 620 was called "readable by its group"; the words now follow the bits.
+    @Test(
+        "the warning says exactly who can read or write the key",
+        arguments: [
+            (0o620, "writable by its group"), (0o604, "readable by every user"),
+            (0o660, "readable by its group and writable by its group"),
+            (0o622, "writable by every user"), (0o646, "readable by every user and writable by every user"),
+        ])
+    func exposureWording(mode: Int, words: String) throws {
+        try withTemporaryDirectory { dir in
+            let input = try Fixture.write(to: dir)
+            let key = dir.child("exposed.key")
+            try Data(contentsOf: URL(fileURLWithPath: CLI.cert("leaf-rsa.key"))).write(to: key)
+            chmod(key.path, mode_t(mode))
+            let result = CLI.run([
+                "sign", input.path, "-o", dir.child("a.p7m").path, "--key", key.path, "--cert",
+                CLI.cert("leaf-rsa.pem"),
+            ])
+            #expect(result.status == 0, "\(result)")
+            expectDiagnostic(
+                result.stderrLines.first, path: key.path, severity: "warning",
+                contains: ["private key file is \(words) (mode \(String(mode, radix: 8)))"])
+        }
+    }
+
+    @Test("a passphrase file others can read is a warning too; 0600 is quiet")
+    func exposedPassphraseFile() throws {
+        try withTemporaryDirectory { dir in
+            let input = try Fixture.write(to: dir)
+            let passphrase = dir.child("passphrase.txt")
+            try Data(contentsOf: URL(fileURLWithPath: CLI.cert("passphrase.txt"))).write(to: passphrase)
+            for (mode, warned) in [(0o644, true), (0o600, false)] {
+                chmod(passphrase.path, mode_t(mode))
+                let result = CLI.run([
+                    "sign", input.path, "-o", dir.child("out-\(mode).p7m").path, "--pkcs12", CLI.cert("leaf-rsa.p12"),
+                    "--passphrase-file", passphrase.path,
+                ])
+                #expect(result.status == 0, "\(result)")
+                let warning = result.stderrLines.first { $0.hasPrefix("\(passphrase.path): warning: ") }
+                #expect((warning != nil) == warned, "\(result)")
+                if warned { #expect(warning?.contains("passphrase file is readable by every user (mode 644)") == true) }
+            }
+        }
+    }
+
     @Test("a private key readable by others is a warning naming the file and its mode; 0600 is quiet")
     func warnsAboutExposedKey() throws {
         try withTemporaryDirectory { dir in

@@ -30,6 +30,7 @@ struct PassphraseOptions: ParsableArguments {
             return Passphrase(value)
         }
         if let file {
+            SecretFile.warnIfExposed(file, what: "passphrase file")
             var data = try InputFile.read(file, what: "passphrase file", limit: 64 * 1024)
             defer { data.resetBytes(in: 0..<data.count) }
             let line = data.prefix { $0 != 0x0A && $0 != 0x0D }

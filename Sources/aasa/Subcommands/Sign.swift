@@ -241,15 +241,7 @@ extension AASACommand {
 
         /// Warns when a file holding a private key can be read by other users (as ssh does).
         private func warnIfExposed(_ path: String) {
-            var info = stat()
-            guard path != "-", stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return }
-            let mode = info.st_mode & 0o777
-            if mode & 0o077 != 0 {
-                Diagnostics.emit(
-                    path, .warning,
-                    "this private key file is readable by \(mode & 0o007 != 0 ? "every user" : "its group") (mode \(String(mode, radix: 8))); restrict it with chmod 600"
-                )
-            }
+            SecretFile.warnIfExposed(path, what: "private key file")
         }
 
         private func loadIdentity() throws -> SigningIdentity {
