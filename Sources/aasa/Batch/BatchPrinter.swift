@@ -55,7 +55,7 @@ final class BatchPrinter {
             return true
         } catch {
             // The reader went away (`| head`): stop at once, as other Unix tools do.
-            if StandardStreams.isBrokenPipe(error) { exit(StandardStreams.brokenPipeStatus) }
+            if StandardStreams.isBrokenPipe(error) { StandardStreams.endForBrokenPipe() }
             stdoutFailed = true
             Diagnostics.emit("<stdout>", .error, "cannot write output: \(StandardStreams.describe(error))")
             return false

@@ -130,7 +130,7 @@ final class BufferedOutput {
             try StandardStreams.writeOut(Data(buffer))
         } catch {
             // The reader went away (`| head`): stop at once, as other Unix tools do.
-            if StandardStreams.isBrokenPipe(error) { exit(StandardStreams.brokenPipeStatus) }
+            if StandardStreams.isBrokenPipe(error) { StandardStreams.endForBrokenPipe() }
             failure = CLIFailure("<stdout>", "cannot write output: \(StandardStreams.describe(error))")
             throw failure!
         }

@@ -16,15 +16,19 @@ enum OutputFile {
     /// - Parameter durable: flush the file to disk before renaming it (one `fsync` per file).
     ///   A batch passes false and calls ``flush(_:)`` once at the end instead: the rename still
     ///   makes each file appear whole or not at all.
-    static func write(_ data: Data, to path: String, durable: Bool = true) throws {
-        if path == "-" {
+    static func write(_ data: Data, to requestedPath: String, durable: Bool = true) throws {
+        if requestedPath == "-" {
             do {
-                try FileHandle.standardOutput.write(contentsOf: data)
+                try StandardStreams.writeOut(data)
             } catch {
-                throw CLIFailure("<stdout>", "cannot write output: \(error.localizedDescription)")
+                if StandardStreams.isBrokenPipe(error) { StandardStreams.endForBrokenPipe() }
+                throw CLIFailure("<stdout>", "cannot write output: \(StandardStreams.describe(error))")
             }
             return
         }
+        // A symbolic link stays a link: its target is what gets replaced (issue #15: the link
+        // was replaced by a regular file, and the signed target stayed as it was).
+        let path = try resolvingSymbolicLink(requestedPath)
         var existing = stat()
         let exists = stat(path, &existing) == 0
         if exists && (existing.st_mode & S_IFMT) != S_IFREG {
@@ -52,7 +56,18 @@ enum OutputFile {
         defer {
             if !committed { unlink(temporary) }
         }
-        // A replaced file keeps its permissions; a new one gets the usual 0666 less the umask.
+        // A replaced file keeps its owner, group and permissions (a web server must still be
+        // able to read what it serves); a new one gets the usual 0666 less the umask.
+        if exists && (existing.st_uid != geteuid() || existing.st_gid != getegid()) {
+            guard fchown(fd, existing.st_uid, existing.st_gid) == 0 else {
+                let reason = String(cString: strerror(errno))
+                close(fd)
+                throw CLIFailure(
+                    path,
+                    "cannot write output: cannot keep its owner and group (\(existing.st_uid):\(existing.st_gid)): \(reason); nothing written"
+                )
+            }
+        }
         fchmod(fd, exists ? existing.st_mode & 0o7777 : 0o666 & ~processUmask)
         let written = data.withUnsafeBytes { raw -> Bool in
             var offset = 0
@@ -77,6 +92,21 @@ enum OutputFile {
             throw CLIFailure(path, "cannot write output: \(String(cString: strerror(errno)))")
         }
         committed = true
+    }
+
+    /// `path`, or the file a symbolic link at `path` leads to (a dangling link: where it points).
+    static func resolvingSymbolicLink(_ path: String) throws -> String {
+        var info = stat()
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return path }
+        if let resolved = realpath(path, nil) {
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) else {
+            throw CLIFailure(path, "cannot write output: cannot read the symbolic link")
+        }
+        return target.hasPrefix("/")
+            ? target : ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(target)
     }
 
     /// Flushes the file systems that hold `paths` to disk, once each (Linux `syncfs`; `sync`

@@ -5,9 +5,9 @@ import Foundation
 ///
 /// Foundation's `FileHandle.write(_:)` ends the process with `try!` when a write fails (a full
 /// disk, a closed descriptor): `aasa inspect F > /dev/full` died with SIGILL. Here:
-/// - standard output that cannot be written: a reader that went away (EPIPE, `aasa … | head`)
-///   ends the process quietly with 141, as SIGPIPE ends other Unix tools; any other failure is
-///   one line on standard error and exit 2;
+/// - standard output that cannot be written: a reader that went away (EPIPE, `aasa … | head`,
+///   with SIGPIPE ignored by a parent) ends the process by SIGPIPE, quietly, as other Unix
+///   tools end (141 in a shell); any other failure is one line on standard error and exit 2;
 /// - standard error that cannot be written (`2>&-`, a full disk) is ignored: there is nowhere
 ///   left to say so, and the exit status still tells.
 enum StandardStreams {
@@ -73,9 +73,18 @@ enum StandardStreams {
         posixCode(error).map { String(cString: strerror($0)) } ?? error.localizedDescription
     }
 
+    /// Ends the process as a reader that went away ends other Unix tools: by SIGPIPE, which
+    /// shells show as 141. (`_exit` if the signal does not end it.) No exit handler runs, as
+    /// none would for the signal; nothing is left to flush: every write is unbuffered.
+    static func endForBrokenPipe() -> Never {
+        signal(SIGPIPE, SIG_DFL)
+        raise(SIGPIPE)
+        _exit(brokenPipeStatus)
+    }
+
     /// Ends the process after standard output failed: quietly with 141 for EPIPE, else one line and 2.
     static func exitAfterOutputFailure(_ error: any Error) -> Never {
-        if isBrokenPipe(error) { exit(brokenPipeStatus) }
+        if isBrokenPipe(error) { endForBrokenPipe() }
         err(Diagnostics.line("<stdout>", .error, "cannot write output: \(describe(error))"))
         exit(2)
     }

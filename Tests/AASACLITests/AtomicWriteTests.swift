@@ -1,0 +1,87 @@
+import AASATestSupport
+import Foundation
+import Testing
+
+/// Issue #15: tests that tell temp-and-rename from writing the destination in place (a writer
+/// that truncates and writes the file passed the whole suite), and that an in-place write
+/// keeps the file as it was: owner, group, mode, and a symbolic link as a link.
+@Suite("Atomic writes")
+struct AtomicWriteTests {
+    /// Compact JSON, which convert rewrites pretty: the output always differs from the input.
+    static let compact = Data(
+        #"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"paths":["/a/*"]}]}}"#.utf8)
+
+    @Test("the output replaces the name, not the file: a hard link to the old file keeps the old bytes")
+    func hardLink() throws {
+        try withTemporaryDirectory { dir in
+            let input = dir.child("aasa.json")
+            try Self.compact.write(to: input)
+            let other = dir.child("other-name.json")
+            try FileManager.default.linkItem(at: input, to: other)
+            let result = CLI.run(["convert", input.path, "--in-place"])
+            #expect(result.status == 0, "\(result)")
+            #expect(try contents(input) != Self.compact, "converted")
+            #expect(try contents(other) == Self.compact, "an in-place writer would have changed the other name too")
+        }
+    }
+
+    /// The file-size limit (SIGXFSZ ignored, so the write fails with EFBIG) stops the write
+    /// part-way: the old file stays whole and no temporary is left.
+    @Test("a write that fails part-way leaves the old file intact and no temporary")
+    func failsPartWay() throws {
+        try withTemporaryDirectory { dir in
+            let input = dir.child("aasa.json")
+            // Large enough that the pretty output passes the 4 KB limit (ulimit -f counts 1 KB blocks).
+            let paths = (0..<400).map { "\"/p\($0)/*\"" }.joined(separator: ",")
+            let original = Data(
+                #"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"paths":[\#(paths)]}]}}"#.utf8)
+            try original.write(to: input)
+            let result = ProcessRunner.run(
+                URL(fileURLWithPath: "/bin/bash"),
+                [
+                    "-c", "trap '' XFSZ; ulimit -f 4; exec \"$0\" \"$@\"", CLI.executable.path, "convert", input.path,
+                    "--in-place",
+                ])
+            #expect(result.status == 2, "\(result)")
+            #expect(result.stderr.contains("File too large"), "\(result)")
+            #expect(try contents(input) == original)
+            #expect(leftoverTemporaries(in: dir).isEmpty, "\(leftoverTemporaries(in: dir))")
+        }
+    }
+
+    @Test(
+        "--in-place keeps the owner, group and mode of a file owned by someone else",
+        .enabled(if: geteuid() == 0, "needs root to give the file to nobody:nogroup (CI runs as root)"))
+    func keepsOwnerAndMode() throws {
+        try withTemporaryDirectory { dir in
+            let input = dir.child("aasa.json")
+            try Self.compact.write(to: input)
+            let nobody: uid_t = 65_534
+            let nogroup: gid_t = 65_534
+            #expect(chown(input.path, nobody, nogroup) == 0)
+            #expect(chmod(input.path, 0o600) == 0)
+            let result = CLI.run(["convert", input.path, "--in-place"])
+            #expect(result.status == 0, "\(result)")
+            var info = stat()
+            #expect(stat(input.path, &info) == 0)
+            #expect(info.st_uid == nobody && info.st_gid == nogroup, "owner \(info.st_uid):\(info.st_gid)")
+            #expect(info.st_mode & 0o7777 == 0o600)
+            #expect(try contents(input) != Self.compact)
+        }
+    }
+
+    @Test("--in-place on a symbolic link converts its target and leaves the link a link")
+    func symbolicLink() throws {
+        try withTemporaryDirectory { dir in
+            let target = dir.child("real.json")
+            try Self.compact.write(to: target)
+            let link = dir.child("apple-app-site-association")
+            try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "real.json")
+            let result = CLI.run(["convert", link.path, "--in-place"])
+            #expect(result.status == 0, "\(result)")
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == "real.json")
+            #expect(try contents(target) != Self.compact, "the target was converted")
+            #expect(leftoverTemporaries(in: dir).isEmpty)
+        }
+    }
+}
