@@ -76,9 +76,11 @@ struct BatchInput: Sendable {
                     }
                     return
                 }
-                let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                    String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-                }
+                // The name in place, up to its NUL: a record from readdir is only as long as its
+                // name, so copying the whole `d_name` array (256 bytes) read past the end of
+                // the directory buffer (AddressSanitizer: heap-buffer-overflow).
+                let name = String(
+                    cString: UnsafeRawPointer(entry).advanced(by: direntNameOffset).assumingMemoryBound(to: CChar.self))
                 if name == "." || name == ".." { continue }
                 let childPath = path + "/" + name
                 let childRelative = relative.isEmpty ? name : relative + "/" + name
@@ -115,6 +117,9 @@ struct BatchInput: Sendable {
         return (found.sorted(), unreadable)
     }
 }
+
+/// Where `d_name` starts in a `dirent`.
+private let direntNameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
 
 /// Whether `path` names a directory ("-" never does).
 func isDirectory(_ path: String) -> Bool {
