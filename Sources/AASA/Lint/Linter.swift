@@ -43,11 +43,11 @@ public enum Linter {
         switch file.problem {
         case nil:
             break
-        case .signedDataUnreadable, .detachedSignature:
-            let reason =
-                file.problem == .detachedSignature
-                ? "it is a detached signature, with no JSON embedded" : "the SignedData could not be read"
-            diagnostics.append(FileRules.unreadableSignedFile(reason))
+        case .signedDataUnreadable:
+            diagnostics.append(FileRules.unreadableSignedFile("the SignedData could not be read"))
+            return report()
+        case .detachedSignature:
+            diagnostics.append(FileRules.unreadableSignedFile("it is a detached signature, with no JSON embedded"))
             return report()
         case .notSignedData(let reason), .damagedPKCS7(_, let reason), .unusableContent(let reason):
             diagnostics.append(FileRules.unreadableSignedFile(reason))

@@ -54,10 +54,9 @@ final class BatchPrinter {
             try StandardStreams.writeOut(pending)
             return true
         } catch {
-            // The reader went away (`| head`): stop at once, as other Unix tools do.
-            if StandardStreams.isBrokenPipe(error) { StandardStreams.endForBrokenPipe() }
+            let failure = StandardStreams.outputFailure(error)  // ends the process for EPIPE
             stdoutFailed = true
-            Diagnostics.emit("<stdout>", .error, "cannot write output: \(StandardStreams.describe(error))")
+            Diagnostics.emit(failure.path, .error, failure.message)
             return false
         }
     }

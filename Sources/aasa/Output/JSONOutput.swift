@@ -129,10 +129,9 @@ final class BufferedOutput {
         do {
             try StandardStreams.writeOut(Data(buffer))
         } catch {
-            // The reader went away (`| head`): stop at once, as other Unix tools do.
-            if StandardStreams.isBrokenPipe(error) { StandardStreams.endForBrokenPipe() }
-            failure = CLIFailure("<stdout>", "cannot write output: \(StandardStreams.describe(error))")
-            throw failure!
+            let failure = StandardStreams.outputFailure(error)  // ends the process for EPIPE
+            self.failure = failure
+            throw failure
         }
     }
 }

@@ -21,8 +21,7 @@ enum OutputFile {
             do {
                 try StandardStreams.writeOut(data)
             } catch {
-                if StandardStreams.isBrokenPipe(error) { StandardStreams.endForBrokenPipe() }
-                throw CLIFailure("<stdout>", "cannot write output: \(StandardStreams.describe(error))")
+                throw StandardStreams.outputFailure(error)  // ends the process for EPIPE
             }
             return
         }

@@ -82,10 +82,17 @@ enum StandardStreams {
         _exit(brokenPipeStatus)
     }
 
+    /// What a failed write to standard output means: for a reader that went away (EPIPE), the
+    /// end of the process, quietly (``endForBrokenPipe()``); otherwise the failure to report.
+    static func outputFailure(_ error: any Error) -> CLIFailure {
+        if isBrokenPipe(error) { endForBrokenPipe() }
+        return CLIFailure("<stdout>", "cannot write output: \(describe(error))")
+    }
+
     /// Ends the process after standard output failed: quietly with 141 for EPIPE, else one line and 2.
     static func exitAfterOutputFailure(_ error: any Error) -> Never {
-        if isBrokenPipe(error) { endForBrokenPipe() }
-        err(Diagnostics.line("<stdout>", .error, "cannot write output: \(describe(error))"))
+        let failure = outputFailure(error)
+        err(Diagnostics.line(failure.path, .error, failure.message))
         exit(2)
     }
 

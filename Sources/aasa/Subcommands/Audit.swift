@@ -172,8 +172,7 @@ extension AASACommand {
                 format: format, failOn: failOn, progress: showProgress ? ProgressBar(total: total) : nil)
             // The descriptors this run may open decide how many domains can be in flight: a
             // local limit, never a verdict on the domains (issue #15).
-            // Already raised at start (AASACommand.main); this reads the limit in effect.
-            let allowed = DescriptorLimit.auditConcurrency(allowedBy: DescriptorLimit.raiseToHardLimit())
+            let allowed = DescriptorLimit.auditConcurrency(allowedBy: DescriptorLimit.current)  // raised at start
             var concurrency = concurrency
             if concurrency > allowed {
                 Diagnostics.emit(

@@ -239,14 +239,9 @@ extension AASACommand {
             try frontend.exit()
         }
 
-        /// Warns when a file holding a private key can be read by other users (as ssh does).
-        private func warnIfExposed(_ path: String) {
-            SecretFile.warnIfExposed(path, what: "private key file")
-        }
-
         private func loadIdentity() throws -> SigningIdentity {
             if let pkcs12 {
-                warnIfExposed(pkcs12)
+                SecretFile.warnIfExposed(pkcs12, what: "private key file")
                 let data = try InputFile.read(pkcs12, what: "PKCS#12 file", limit: 1024 * 1024)
                 let bundle = try passphrase.load(pkcs12) { try PKCS12Bundle(data: data, passphrase: $0) }
                 do {
@@ -272,7 +267,7 @@ extension AASACommand {
                     throw CLIFailure(chain, error)
                 }
             }
-            warnIfExposed(key)
+            SecretFile.warnIfExposed(key, what: "private key file")
             var keyData = try InputFile.read(key, what: "private key", limit: 1024 * 1024)
             defer { keyData.resetBytes(in: 0..<keyData.count) }
             let privateKey = try passphrase.load(key) { try PrivateKey(data: keyData, passphrase: $0) }

@@ -14,16 +14,18 @@ enum DescriptorLimit {
     /// eventfd descriptors, the trust store's lookups, the summary's temporary file.
     static let reserve = 64
 
-    /// Raises the soft limit to the hard limit; returns the soft limit in effect afterwards.
-    @discardableResult
-    static func raiseToHardLimit() -> Int {
+    /// Raises the soft limit to the hard limit (once, at start: ``AASACommand/main()``).
+    static func raiseToHardLimit() {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
+
+    /// The soft limit in effect (1,024, the common default, if it cannot be read).
+    static var current: Int {
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1_024 }
-        if limit.rlim_cur < limit.rlim_max {
-            var raised = limit
-            raised.rlim_cur = limit.rlim_max
-            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
-        }
         return limit.rlim_cur > rlim_t(Int.max) ? Int.max : Int(limit.rlim_cur)
     }
 
