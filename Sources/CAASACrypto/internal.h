@@ -9,6 +9,7 @@
 #include <string.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdint.h>
 
 #include <openssl/bio.h>
 #include <openssl/cms.h>
@@ -67,6 +68,51 @@ static inline void caasa_copy_string(char *dst, size_t size, const char *src) {
     memcpy(dst, src, n);
     dst[n] = '\0';
 }
+
+// MARK: - A bundle indexed by subject (bundleindex.c)
+
+/// One certificate of a PEM bundle: where its block is, and its subject, read from as few
+/// base64 lines as hold it.
+typedef struct caasa_bundle_entry {
+    unsigned char *subject;         // the subject's DER
+    long subject_length;
+    uint64_t signature;             // caasa_name_signature of the subject, when signature_known
+    int signature_known;
+    size_t block_start, block_end;  // the PEM block, BEGIN to END line, in the bundle's text
+    int trusted_form;               // "TRUSTED CERTIFICATE": DER followed by OpenSSL's trust settings
+    int added;                      // already added to the store
+} caasa_bundle_entry;
+
+/// A bundle file's text and its certificates.
+typedef struct caasa_bundle_index {
+    char *text;
+    size_t length;
+    caasa_bundle_entry *entries;
+    size_t count;
+} caasa_bundle_index;
+
+/// Reads and indexes `path`. A missing or unreadable file indexes nothing (OpenSSL's default
+/// file lookup ignores a missing file); a block that does not read as a certificate is skipped.
+void caasa_bundle_index_read(caasa_bundle_index *index, const char *path) __attribute__((visibility("hidden")));
+void caasa_bundle_index_free(caasa_bundle_index *index) __attribute__((visibility("hidden")));
+
+/// The entry's certificate, decoded whole by OpenSSL (PEM_read_bio and d2i_X509 over its block).
+X509 *caasa_bundle_certificate(const caasa_bundle_index *index, const caasa_bundle_entry *entry)
+    __attribute__((visibility("hidden")));
+
+/// Whether the entry's subject is `name` by X509_NAME_cmp; entries whose fingerprint differs
+/// from `signature` (when both are known) are not decoded.
+int caasa_bundle_entry_matches(const caasa_bundle_entry *entry, const X509_NAME *name, int signature_known,
+                               uint64_t signature) __attribute__((visibility("hidden")));
+
+/// A fingerprint of a DER name that names equal under X509_NAME_cmp share; 0 when the name is
+/// not one this reads (then it must be compared).
+int caasa_name_signature(const unsigned char *der, long length, uint64_t *signature)
+    __attribute__((visibility("hidden")));
+
+/// Where the subject lies in a DER certificate, or in a `prefix` of one; 0 when it cannot be read.
+int caasa_certificate_subject_span(const unsigned char *der, long length, int prefix, const unsigned char **subject,
+                                   long *subject_length) __attribute__((visibility("hidden")));
 
 /// Puts this module's explanation of a refusal on the error queue (read as `detail` by
 /// caasa_error_pop): one sentence for the user.

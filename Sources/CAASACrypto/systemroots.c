@@ -7,8 +7,9 @@
 //      /usr/lib/ssl/certs -> /etc/ssl/certs) is searched by subject hash (`HASH.N`, as
 //      `openssl rehash` and update-ca-certificates name them) when an issuer is needed;
 //   2. the bundle file (`SSL_CERT_FILE`, or OpenSSL's default file) is indexed by subject the
-//      first time an issuer is not found in the directory, and only the certificates of the
-//      subjects asked for are decoded.
+//      first time an issuer is not found in the directory (bundleindex.c: only the base64
+//      lines that hold each subject are decoded), and only the certificates of the subjects
+//      asked for are decoded whole.
 // Anything found stays in the store for the rest of a batch or an audit. The anchors are the
 // union of both, as with OpenSSL's default paths; only the time they are read changes. What is
 // not the same: a certificate in the directory under a name that is not its subject hash is not
@@ -16,8 +17,9 @@
 //
 // No library offers a lazily read bundle (OpenSSL's file lookup decodes every certificate at
 // once; its hash directory lookup reads only `HASH.N` names), so the lookup method below is
-// ours: OpenSSL's public X509_LOOKUP_METHOD API, PEM_read_bio for the blocks, d2i_X509_NAME for
-// each subject, d2i_X509(_AUX) and X509_STORE_add_cert for the certificates a chain asks for.
+// ours: OpenSSL's public X509_LOOKUP_METHOD API, the bundle index of bundleindex.c, X509_NAME_cmp
+// for each subject that could match, d2i_X509(_AUX) and X509_STORE_add_cert for the
+// certificates a chain asks for.
 #include "internal.h"
 #include <pthread.h>
 #include <stdlib.h>
@@ -25,114 +27,23 @@
 
 // MARK: - A bundle file read by subject
 
-/// One certificate of the bundle: its subject, decoded at once (cheap), and its DER, decoded
-/// into an X509 only when a chain asks for that subject (the public key's decoding is what
-/// costs in OpenSSL 3).
-typedef struct caasa_bundle_entry {
-    X509_NAME *subject;
-    unsigned char *der;
-    long length;
-    int trusted_form;  // "TRUSTED CERTIFICATE": DER followed by OpenSSL's trust settings
-    int added;
-} caasa_bundle_entry;
-
-/// A bundle file, indexed by subject on the first lookup. Batch workers share one store, so
-/// the index and the additions are guarded by `mutex`.
+/// A bundle file, indexed by subject on the first lookup (bundleindex.c). Batch workers share
+/// one store, so the index and the additions are guarded by `mutex`.
 typedef struct caasa_lazy_bundle {
     pthread_mutex_t mutex;
     int indexed;
     char *path;
-    caasa_bundle_entry *entries;
-    size_t count;
+    caasa_bundle_index index;
 } caasa_lazy_bundle;
 
 static void caasa_lazy_bundle_free(X509_LOOKUP *lookup) {
     caasa_lazy_bundle *bundle = X509_LOOKUP_get_method_data(lookup);
     if (bundle == NULL) return;
-    for (size_t i = 0; i < bundle->count; i++) {
-        X509_NAME_free(bundle->entries[i].subject);
-        OPENSSL_free(bundle->entries[i].der);
-    }
-    OPENSSL_free(bundle->entries);
+    caasa_bundle_index_free(&bundle->index);
     pthread_mutex_destroy(&bundle->mutex);
     OPENSSL_free(bundle->path);
     OPENSSL_free(bundle);
     X509_LOOKUP_set_method_data(lookup, NULL);
-}
-
-/// Moves `*cursor` past one DER element (of at most `end - *cursor` bytes); 0 when malformed.
-static int caasa_skip_element(const unsigned char **cursor, const unsigned char *end) {
-    long length = 0;
-    int tag = 0, class = 0;
-    const unsigned char *p = *cursor;
-    int info = ASN1_get_object(&p, &length, &tag, &class, end - *cursor);
-    if ((info & 0x80) || (info & 0x21) == 0x21) return 0;  // an error, or indefinite length
-    if (length > end - p) return 0;
-    *cursor = p + length;
-    return 1;
-}
-
-/// Enters one constructed DER element: `*cursor` moves to its content, `*inner_end` to its end.
-static int caasa_enter_element(const unsigned char **cursor, const unsigned char *end, const unsigned char **inner_end) {
-    long length = 0;
-    int tag = 0, class = 0;
-    const unsigned char *p = *cursor;
-    int info = ASN1_get_object(&p, &length, &tag, &class, end - *cursor);
-    if ((info & 0x80) || !(info & V_ASN1_CONSTRUCTED) || (info & 0x01) || length > end - p) return 0;
-    *cursor = p;
-    *inner_end = p + length;
-    return 1;
-}
-
-/// The subject of a DER certificate, read without decoding the rest (RFC 5280 §4.1:
-/// tbsCertificate = [0] version OPTIONAL, serialNumber, signature, issuer, validity, subject…).
-static X509_NAME *caasa_certificate_subject(const unsigned char *der, long length) {
-    const unsigned char *cursor = der, *end = der + length, *tbs_end = NULL, *certificate_end = NULL;
-    if (!caasa_enter_element(&cursor, end, &certificate_end)) return NULL;
-    if (!caasa_enter_element(&cursor, certificate_end, &tbs_end)) return NULL;
-    if (cursor < tbs_end && *cursor == 0xA0 && !caasa_skip_element(&cursor, tbs_end)) return NULL;  // version
-    for (int field = 0; field < 4; field++)  // serialNumber, signature, issuer, validity
-        if (!caasa_skip_element(&cursor, tbs_end)) return NULL;
-    const unsigned char *subject = cursor;
-    if (!caasa_skip_element(&cursor, tbs_end)) return NULL;
-    return d2i_X509_NAME(NULL, &subject, cursor - subject);
-}
-
-/// Reads the bundle's PEM blocks and indexes its certificates by subject. A missing or
-/// unreadable file indexes nothing, as OpenSSL's default file lookup ignores a missing file.
-static void caasa_lazy_bundle_index(caasa_lazy_bundle *bundle) {
-    BIO *bio = BIO_new_file(bundle->path, "r");
-    if (bio == NULL) return;
-    size_t capacity = 0;
-    for (;;) {
-        char *name = NULL, *header = NULL;
-        unsigned char *der = NULL;
-        long length = 0;
-        if (!PEM_read_bio(bio, &name, &header, &der, &length)) break;
-        int trusted = strcmp(name, PEM_STRING_X509_TRUSTED) == 0;
-        int plain = strcmp(name, PEM_STRING_X509) == 0 || strcmp(name, PEM_STRING_X509_OLD) == 0;
-        X509_NAME *subject = (trusted || plain) ? caasa_certificate_subject(der, length) : NULL;
-        OPENSSL_free(name);
-        OPENSSL_free(header);
-        if (subject == NULL) {  // a CRL, a key, or a certificate that does not parse: skipped
-            OPENSSL_free(der);
-            continue;
-        }
-        if (bundle->count == capacity) {
-            size_t grown = capacity == 0 ? 256 : capacity * 2;
-            caasa_bundle_entry *entries = OPENSSL_realloc(bundle->entries, grown * sizeof *entries);
-            if (entries == NULL) {
-                X509_NAME_free(subject);
-                OPENSSL_free(der);
-                break;
-            }
-            bundle->entries = entries;
-            capacity = grown;
-        }
-        bundle->entries[bundle->count++] = (caasa_bundle_entry){subject, der, length, trusted, 0};
-    }
-    BIO_free(bio);
-    ERR_clear_error();  // the end of the file reads as "no start line"
 }
 
 /// Adds the bundle's certificates named `name` to the store (once each), then answers from it.
@@ -141,20 +52,23 @@ static int caasa_lazy_bundle_by_subject(X509_LOOKUP *lookup, X509_LOOKUP_TYPE ty
     caasa_lazy_bundle *bundle = X509_LOOKUP_get_method_data(lookup);
     X509_STORE *store = X509_LOOKUP_get_store(lookup);
     if (bundle == NULL || store == NULL || type != X509_LU_X509) return 0;
+    const unsigned char *name_der = NULL;
+    size_t name_length = 0;
+    uint64_t signature = 0;
+    int signature_known = X509_NAME_get0_der(name, &name_der, &name_length)
+                          && caasa_name_signature(name_der, (long)name_length, &signature);
     int added = 0;
     pthread_mutex_lock(&bundle->mutex);
     if (!bundle->indexed) {
         bundle->indexed = 1;
-        caasa_lazy_bundle_index(bundle);
+        caasa_bundle_index_read(&bundle->index, bundle->path);
     }
-    for (size_t i = 0; i < bundle->count; i++) {
-        caasa_bundle_entry *entry = &bundle->entries[i];
-        if (X509_NAME_cmp(entry->subject, name) != 0) continue;
+    for (size_t i = 0; i < bundle->index.count; i++) {
+        caasa_bundle_entry *entry = &bundle->index.entries[i];
+        if (!caasa_bundle_entry_matches(entry, name, signature_known, signature)) continue;
         if (!entry->added) {
             entry->added = 1;
-            const unsigned char *cursor = entry->der;
-            X509 *certificate = entry->trusted_form ? d2i_X509_AUX(NULL, &cursor, entry->length)
-                                                    : d2i_X509(NULL, &cursor, entry->length);
+            X509 *certificate = caasa_bundle_certificate(&bundle->index, entry);
             if (certificate != NULL) X509_STORE_add_cert(store, certificate);  // takes its own reference
             X509_free(certificate);
         }

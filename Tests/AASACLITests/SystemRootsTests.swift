@@ -95,6 +95,105 @@ struct SystemRootsTests {
         }
     }
 
+    /// `openssl req -x509` of the test root's key under `subject`, its values encoded as
+    /// BMPString (string_mask MASK:0x800), written to `path`.
+    func rootVariant(subject: String, at path: URL, in dir: URL) throws {
+        let config = dir.child("variant.cnf")
+        try """
+        [req]
+        distinguished_name = dn
+        string_mask = MASK:0x800
+        prompt = no
+        [dn]
+        [ext]
+        basicConstraints = critical,CA:TRUE
+        keyUsage = critical,keyCertSign,cRLSign
+        subjectKeyIdentifier = hash
+        """.write(to: config, atomically: true, encoding: .utf8)
+        let make = CLI.openssl([
+            "req", "-x509", "-new", "-key", CLI.cert("root-ca.key"), "-days", "3650", "-subj", subject, "-utf8",
+            "-config", config.path, "-extensions", "ext", "-out", path.path,
+        ])
+        try #require(make.status == 0, "\(make)")
+        let shown = CLI.openssl(["x509", "-in", path.path, "-noout", "-subject", "-nameopt", "multiline,show_type"])
+        try #require(shown.stdoutText.contains("BMPSTRING"), "\(shown)")
+    }
+
+    /// The intermediate names its issuer "O=aasa test PKI, CN=AASA Test Root CA" in UTF8String;
+    /// the bundle holds the same key under that name in BMPString, other case and other spacing.
+    /// X509_NAME_cmp compares canonical forms, so OpenSSL's file lookup finds it; the bundle index
+    /// decodes only subjects whose fingerprint matches, so this fails if the fingerprint kept
+    /// case, spacing or the string type.
+    @Test("a bundle root named in another encoding of the issuer's name (BMPString, case, spacing): found")
+    func canonicalNameMatch() throws {
+        try withTemporaryDirectory { dir in
+            let empty = dir.child("empty")
+            try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+            let variant = dir.child("variant.pem")
+            try rootVariant(subject: "/O=AASA  TEST pki/CN= aasa test   ROOT ca", at: variant, in: dir)
+            let reference = CLI.openssl([
+                "verify", "-CAfile", variant.path, "-untrusted", CLI.cert("intermediate-ca.pem"),
+                CLI.cert("leaf-rsa.pem"),
+            ])
+            try #require(reference.status == 0, "openssl itself must find it: \(reference)")
+            let result = CLI.run(
+                ["verify", Self.example], environment: ["SSL_CERT_DIR": empty.path, "SSL_CERT_FILE": variant.path])
+            #expect(result.status == 0, "\(result)")
+            // A name that differs in one letter is another name, for openssl and for aasa.
+            let other = dir.child("other.pem")
+            try rootVariant(subject: "/O=aasa test PKI/CN=AASA Test Root CB", at: other, in: dir)
+            let refused = CLI.run(
+                ["verify", Self.example], environment: ["SSL_CERT_DIR": empty.path, "SSL_CERT_FILE": other.path])
+            #expect(refused.status == 1, "\(refused)")
+            #expect(refused.stdoutText.contains("untrusted"), "\(refused)")
+        }
+    }
+
+    /// The bundle's blocks as real files have them and as PEM allows: other blocks first, a
+    /// block with a PEM header (not plain base64: OpenSSL decodes that block), CRLF line ends,
+    /// short lines, one line, and the root last after other certificates.
+    @Test("a bundle of every shape PEM allows: the root is found in each")
+    func bundleShapes() throws {
+        try withTemporaryDirectory { dir in
+            let empty = dir.child("empty")
+            try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+            let root = try String(contentsOfFile: CLI.cert("root-ca.pem"), encoding: .utf8)
+            let lines = root.split(separator: "\n").map(String.init)
+            let body = lines.filter { !$0.hasPrefix("-----") }.joined()
+            let key = try String(contentsOfFile: CLI.cert("leaf-rsa.key"), encoding: .utf8)
+            let others = try [
+                "untrusted-root-ca.pem", "intermediate-ca.pem", "leaf-rsa.pem", "leaf-ec.pem", "self-signed.pem",
+            ].map { try String(contentsOfFile: CLI.cert($0), encoding: .utf8) }.joined()
+            var shortLines = "-----BEGIN CERTIFICATE-----\n"
+            var rest = Substring(body)
+            while !rest.isEmpty {
+                shortLines += rest.prefix(20) + "\n"
+                rest = rest.dropFirst(20)
+            }
+            shortLines += "-----END CERTIFICATE-----\n"
+            let shapes: [(String, String)] = [
+                ("after a key and other certificates", key + others + root),
+                (
+                    "with a PEM header",
+                    root.replacingOccurrences(
+                        of: "-----BEGIN CERTIFICATE-----\n", with: "-----BEGIN CERTIFICATE-----\nComment: test root\n\n"
+                    )
+                ),
+                ("with CRLF line ends", root.replacingOccurrences(of: "\n", with: "\r\n")),
+                ("in lines of 20 characters", shortLines),
+                ("in one line", "-----BEGIN CERTIFICATE-----\n" + body + "\n-----END CERTIFICATE-----\n"),
+            ]
+            for (index, (shape, text)) in shapes.enumerated() {
+                let bundle = dir.child("bundle-\(index).pem")
+                try text.write(to: bundle, atomically: true, encoding: .utf8)
+                let result = CLI.run(
+                    ["verify", Self.example], environment: ["SSL_CERT_DIR": empty.path, "SSL_CERT_FILE": bundle.path])
+                #expect(result.status == 0, "\(shape): \(result)")
+            }
+            #expect(shapes.count == 5)
+        }
+    }
+
     @Test("a batch whose workers all miss the directory at once: each finds the issuer once the bundle is loaded")
     func lazyBundleUnderConcurrency() throws {
         try withTemporaryDirectory { dir in
