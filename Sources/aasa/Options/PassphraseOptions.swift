@@ -48,18 +48,21 @@ struct PassphraseOptions: ParsableArguments {
         tcgetattr(fd, &saved)
         var quiet = saved
         quiet.c_lflag &= ~tcflag_t(ECHO)
-        tcsetattr(fd, TCSAFLUSH, &quiet)
-        defer {
-            tcsetattr(fd, TCSAFLUSH, &saved)
-            fputs("\n", tty)
+        // Ctrl-C at the prompt must not leave the terminal without echo (issue #15).
+        return InterruptCleanup.shared.restoringTerminal(fd, to: saved) { () -> Passphrase? in
+            tcsetattr(fd, TCSAFLUSH, &quiet)
+            defer {
+                tcsetattr(fd, TCSAFLUSH, &saved)
+                fputs("\n", tty)
+            }
+            fputs("Passphrase for \(what): ", tty)
+            fflush(tty)
+            var buffer = [CChar](repeating: 0, count: 1024)
+            defer { for index in buffer.indices { buffer[index] = 0 } }
+            guard fgets(&buffer, Int32(buffer.count), tty) != nil else { return nil }
+            let bytes = buffer.prefix { $0 != 0 && $0 != 0x0A && $0 != 0x0D }.map { UInt8(bitPattern: $0) }
+            return Passphrase(bytes: bytes)
         }
-        fputs("Passphrase for \(what): ", tty)
-        fflush(tty)
-        var buffer = [CChar](repeating: 0, count: 1024)
-        defer { for index in buffer.indices { buffer[index] = 0 } }
-        guard fgets(&buffer, Int32(buffer.count), tty) != nil else { return nil }
-        let bytes = buffer.prefix { $0 != 0 && $0 != 0x0A && $0 != 0x0D }.map { UInt8(bitPattern: $0) }
-        return Passphrase(bytes: bytes)
     }
 
     /// Loads something that may need a passphrase: first with the explicit one (if any); when

@@ -11,7 +11,8 @@ private let processUmask: mode_t = {
 /// Writes a command's output: to standard output for "-", otherwise atomically.
 ///
 /// A file is written to a temporary file beside it, flushed to disk, then renamed over the
-/// target: on any failure the target is untouched and no partial file is left behind.
+/// target: on any failure the target is untouched and no partial file is left behind, and an
+/// interruption (SIGINT, SIGTERM, SIGHUP) removes the temporary before the process ends.
 enum OutputFile {
     /// - Parameter durable: flush the file to disk before renaming it (one `fsync` per file).
     ///   A batch passes false and calls ``flush(_:)`` once at the end instead: the rename still
@@ -47,13 +48,22 @@ enum OutputFile {
             directory = "."
             name = path
         }
-        var template = Array(WriterTemporary.template(in: directory, for: name).utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw CLIFailure(path, "cannot write output: \(String(cString: strerror(errno)))") }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // Created and registered as one step, so that an interruption removes it (InterruptCleanup).
+        var fd: Int32 = -1
+        var createError: Int32 = 0
+        let created = InterruptCleanup.shared.creatingTemporary { () -> String? in
+            var template = Array(WriterTemporary.template(in: directory, for: name).utf8CString)
+            fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            createError = errno
+            guard fd >= 0 else { return nil }
+            return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        guard let temporary = created else {
+            throw CLIFailure(path, "cannot write output: \(String(cString: strerror(createError)))")
+        }
         var committed = false
         defer {
-            if !committed { unlink(temporary) }
+            if !committed { InterruptCleanup.shared.finishingTemporary(temporary) { _ = unlink(temporary) } }
         }
         // A replaced file keeps its owner, group and permissions (a web server must still be
         // able to read what it serves); a new one gets the usual 0666 less the umask.
@@ -87,8 +97,11 @@ enum OutputFile {
             throw CLIFailure(path, "cannot write output: \(reason)")
         }
         guard close(fd) == 0 else { throw CLIFailure(path, "cannot write output: \(String(cString: strerror(errno)))") }
-        guard rename(temporary, path) == 0 else {
-            throw CLIFailure(path, "cannot write output: \(String(cString: strerror(errno)))")
+        let renameError = InterruptCleanup.shared.finishingTemporary(temporary) { () -> Int32 in
+            rename(temporary, path) == 0 ? 0 : errno
+        }
+        guard renameError == 0 else {
+            throw CLIFailure(path, "cannot write output: \(String(cString: strerror(renameError)))")
         }
         committed = true
     }

@@ -156,7 +156,8 @@ extension AASACommand {
             let shared = verifier
             let settings = Settings(
                 noVerify: noVerify, preserveFormat: preserveFormat, compact: compact, inPlace: inPlace,
-                announce: inPlace || outDirectory != nil, durable: jobs.count == 1, limits: limits.values)
+                announce: inPlace || outDirectory != nil, durable: jobs.count == 1 || inPlace,
+                limits: limits.values)
             frontend.run(
                 jobs, threads: batch.workerCount, output: { $0 },
                 work: { job in
@@ -202,7 +203,8 @@ extension AASACommand {
             var inPlace: Bool
             /// Say where each file went (a note on standard error).
             var announce: Bool
-            /// Flush each file to disk as it is written (one file); a batch flushes once at the end.
+            /// Flush each file to disk before it replaces anything (one file, or --in-place: the
+            /// originals are the user's); a batch to new files flushes once at the end.
             var durable: Bool
             var limits: LimitOptions.Values
         }
