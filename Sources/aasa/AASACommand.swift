@@ -1,5 +1,6 @@
 import AASA
 import ArgumentParser
+import Foundation
 
 /// The `aasa` command: a root with subcommands only. It stays a synchronous
 /// `ParsableCommand` (valgrind 3.19 cannot run an async root).
@@ -24,11 +25,28 @@ struct AASACommand: ParsableCommand {
         ]
     )
 
-    /// Raises the open-file limit to its hard limit first (``DescriptorLimit``), then runs as
-    /// argument-parser's `main` does.
+    /// Raises the open-file limit to its hard limit first (``DescriptorLimit``), refuses an
+    /// argument that is not UTF-8, then runs as argument-parser's `main` does.
     static func main() {
         DescriptorLimit.raiseToHardLimit()
+        refuseArgumentsNotInUTF8()
         main(nil)
+    }
+
+    /// Swift reads each argument as UTF-8, replacing what is not with U+FFFD: a file name in
+    /// another encoding would then name no file and be reported as missing. Such an argument
+    /// is one clear line and exit 2 instead (issue #15).
+    private static func refuseArgumentsNotInUTF8() {
+        for index in 1..<Int(CommandLine.argc) {
+            guard let argument = CommandLine.unsafeArgv[index], String(validatingCString: argument) == nil else {
+                continue
+            }
+            Diagnostics.emit(
+                String(cString: argument), .error,
+                "this argument is not valid UTF-8 (shown with U+FFFD for the bytes that are not): aasa reads file names as UTF-8; rename the file"
+            )
+            Foundation.exit(ExitStatus.badInput.rawValue)
+        }
     }
 }
 

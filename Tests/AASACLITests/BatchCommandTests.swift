@@ -78,7 +78,8 @@ struct BatchCommandTests {
                     ["sign", json.path, "--include", "*.json", "--out-dir", out.path, "--jobs", jobs] + Self.signer)
                 #expect(result.status == 0, "\(result)")
                 #expect(result.stdout.isEmpty, "\(result)")
-                #expect(result.stderrLines.last == "sign: 9 of 9 files signed", "\(result)")
+                #expect(
+                    result.stderrLines.last == "sign: 9 of 9 files signed; 1 file left out by --include", "\(result)")
                 runs.append(result)
             }
             #expect(
@@ -163,7 +164,7 @@ struct BatchCommandTests {
             let expected =
                 [extra.path] + Self.walk(signed).filter { $0.hasSuffix(".json") }.map { signed.child($0).path }
             #expect(result.stdoutText == expected.map { "\($0): valid\n" }.joined(), "\(result)")
-            #expect(result.stderrLines == ["verify: 7 of 7 files valid"], "\(result)")
+            #expect(result.stderrLines == ["verify: 7 of 7 files valid; 1 file left out by --include"], "\(result)")
         }
     }
 
@@ -328,7 +329,8 @@ struct BatchCommandTests {
                 severity: "error", code: "tampered")
             #expect(
                 result.stderrLines.last
-                    == "extract: 5 of 6 files extracted; 1 failed verification (nothing written for it)", "\(result)")
+                    == "extract: 5 of 6 files extracted; 1 failed verification (nothing written for it); 1 file left out by --include",
+                "\(result)")
             #expect(result.stdout.isEmpty)
         }
     }
@@ -381,7 +383,7 @@ struct BatchCommandTests {
             #expect(result.status == 2, "\(result)")
             expectDiagnostic(
                 result.stderrLines.first, path: missing.path, severity: "error", contains: ["cannot read input"])
-            #expect(result.stderrLines.last?.hasSuffix("in 5 files") == true, "\(result)")
+            #expect(result.stderrLines.last?.hasSuffix("in 5 files; 1 file left out by --include") == true, "\(result)")
         }
     }
 

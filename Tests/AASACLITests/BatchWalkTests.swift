@@ -64,4 +64,54 @@ struct BatchWalkTests {
             #expect(leftoverTemporaries(in: dir).isEmpty)
         }
     }
+
+    /// A name in Latin-1 ("café.p7m" with the byte E9), made and named through the shell: a
+    /// Swift String cannot hold it. It was reported as a missing file.
+    @Test("a file name that is not UTF-8: one clear error in a walk and as an argument, counted, exit 2")
+    func namesNotInUTF8() throws {
+        try withTemporaryDirectory { dir in
+            let site = dir.child("site")
+            try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+            _ = try Fixture.signedFile(in: dir, name: "good.p7m")
+            try FileManager.default.moveItem(at: dir.child("good.p7m"), to: site.child("good.p7m"))
+            let make = ProcessRunner.run(
+                URL(fileURLWithPath: "/bin/sh"),
+                ["-c", "cp \"$0/good.p7m\" \"$0/$(printf 'caf\\351.p7m')\"", site.path])
+            try #require(make.status == 0, "\(make)")
+            try #require(try FileManager.default.contentsOfDirectory(atPath: site.path).count == 2)
+
+            let walked = CLI.run(["verify", site.path] + Fixture.testTrust)
+            #expect(walked.status == 2, "\(walked)")
+            let error = walked.stderrLines.filter { $0.contains("the name is not valid UTF-8") }
+            #expect(error.count == 1 && error[0].hasPrefix(site.path + "/caf\u{FFFD}.p7m: error: "), "\(walked)")
+            #expect(walked.stderrLines.last == "verify: 1 of 2 files valid; 1 unreadable", "\(walked)")
+
+            let named = ProcessRunner.run(
+                URL(fileURLWithPath: "/bin/sh"),
+                ["-c", "exec \"$0\" verify \"$1/$(printf 'caf\\351.p7m')\"", CLI.executable.path, site.path])
+            #expect(named.status == 2, "\(named)")
+            #expect(named.stderrLines.count == 1, "\(named)")
+            #expect(named.stderr.contains("this argument is not valid UTF-8"), "\(named)")
+        }
+    }
+
+    @Test("the summary says how many files --include left out")
+    func includeLeavesOut() throws {
+        try withTemporaryDirectory { dir in
+            let site = dir.child("site")
+            try FileManager.default.createDirectory(at: site.child("sub"), withIntermediateDirectories: true)
+            _ = try Fixture.signedFile(in: dir, name: "good.p7m")
+            try FileManager.default.moveItem(at: dir.child("good.p7m"), to: site.child("good.p7m"))
+            for name in ["README.md", "notes.txt", "sub/index.html"] {
+                try Data("x\n".utf8).write(to: site.child(name))
+            }
+            let verify = CLI.run(["verify", site.path, "--include", "*.p7m"] + Fixture.testTrust)
+            #expect(verify.status == 0, "\(verify)")
+            #expect(verify.stderrLines.last == "verify: 1 of 1 file valid; 3 files left out by --include", "\(verify)")
+            let lint = CLI.run(["lint", site.path, "--include", "*.p7m"])
+            #expect(lint.stderrLines.last?.hasSuffix("in 1 file; 3 files left out by --include") == true, "\(lint)")
+            let all = CLI.run(["verify", site.path] + Fixture.testTrust)
+            #expect(!all.stderr.contains("left out"), "\(all)")
+        }
+    }
 }

@@ -18,18 +18,21 @@ struct BatchFrontend {
     let printer: BatchPrinter
     /// Set when the outputs are elements of one JSON array.
     private var array: JSONArrayStream?
+    /// "N files left out by --include", for the summary.
+    let leftOutNote: String?
 
-    /// Reports each of `failures` (inputs that could not be expanded), counting it as
+    /// Reports each failure of `expansion` (inputs that could not be expanded), counting it as
     /// `failureOutcome` when one is given.
-    init(_ command: String, items: [BatchInput], failures: [CLIFailure], failureOutcome: String? = "unreadable") {
+    init(_ command: String, _ expansion: BatchExpansion, failureOutcome: String? = "unreadable") {
         self.command = command
-        self.items = items
-        for failure in failures {
+        self.items = expansion.items
+        self.leftOutNote = expansion.leftOutNote
+        for failure in expansion.failures {
             Diagnostics.emit(failure.path, .error, failure.message)
             worst = ExitStatus.worst(worst, failure.status)
             if let failureOutcome { tally.add(failureOutcome) }
         }
-        printer = BatchPrinter(total: items.count)
+        printer = BatchPrinter(total: expansion.items.count)
     }
 
     /// Starts the output in `format`: for `json` in a batch, opens the array the files'
@@ -88,11 +91,11 @@ struct BatchFrontend {
         if printer.stdoutFailed { worst = ExitStatus.worst(worst, ExitStatus.badInput) }
     }
 
-    /// Prints `COMMAND: PARTS` on standard error unless no file was found at all (an empty
-    /// directory: its error says it all).
+    /// Prints `COMMAND: PARTS` on standard error, with the files `--include` left out, unless
+    /// no file was found at all (an empty directory: its error says it all).
     func summarize(_ parts: [String]) {
         guard !items.isEmpty else { return }
-        BatchTally.printSummary(command, parts)
+        BatchTally.printSummary(command, parts + [leftOutNote ?? ""])
     }
 
     /// Throws the worst status unless it is success.

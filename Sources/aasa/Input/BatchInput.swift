@@ -51,19 +51,21 @@ struct BatchInput: Sendable {
         }
     }
 
-    /// The regular files under `directory`, relative to it, sorted, and every entry that could
-    /// not be read (a subdirectory that cannot be opened: EACCES, EMFILE, ENAMETOOLONG, …), as
-    /// failures to report: a walk never skips silently. Version-control directories and the
-    /// writer's own temporaries (``WriterTemporary``, exactly) are left out; symbolic links are
-    /// not followed (to files or directories).
+    /// The regular files under `directory`, relative to it, sorted; every entry that could not
+    /// be read (a subdirectory that cannot be opened: EACCES, EMFILE, ENAMETOOLONG, …; a name
+    /// that is not UTF-8), as failures to report: a walk never skips silently; and how many
+    /// files `include` left out. Version-control directories and the writer's own temporaries
+    /// (``WriterTemporary``, exactly) are left out; symbolic links are not followed (to files or
+    /// directories).
     static func files(under directory: String, recursive: Bool = true, include: [String] = []) throws -> (
-        files: [String], unreadable: [CLIFailure]
+        files: [String], unreadable: [CLIFailure], leftOut: Int
     ) {
         guard let root = opendir(directory) else {
             throw CLIFailure(directory, "cannot read the directory: \(String(cString: strerror(errno)))")
         }
         var found: [String] = []
         var unreadable: [CLIFailure] = []
+        var leftOut = 0
         // readdir with the entry types, not FileManager: a batch walks thousands of files.
         func walk(_ handle: OpaquePointer, path: String, relative: String) {
             defer { closedir(handle) }
@@ -79,8 +81,16 @@ struct BatchInput: Sendable {
                 // The name in place, up to its NUL: a record from readdir is only as long as its
                 // name, so copying the whole `d_name` array (256 bytes) read past the end of
                 // the directory buffer (AddressSanitizer: heap-buffer-overflow).
-                let name = String(
-                    cString: UnsafeRawPointer(entry).advanced(by: direntNameOffset).assumingMemoryBound(to: CChar.self))
+                let bytes = UnsafeRawPointer(entry).advanced(by: direntNameOffset).assumingMemoryBound(to: CChar.self)
+                guard let name = String(validatingCString: bytes) else {
+                    // A String cannot hold the name's bytes, so no path built from it would
+                    // name the file: report it rather than call it missing (issue #15).
+                    unreadable.append(
+                        CLIFailure(
+                            path + "/" + String(cString: bytes),
+                            "cannot read: the name is not valid UTF-8 (aasa names files in UTF-8); rename it"))
+                    continue
+                }
                 if name == "." || name == ".." { continue }
                 let childPath = path + "/" + name
                 let childRelative = relative.isEmpty ? name : relative + "/" + name
@@ -106,7 +116,10 @@ struct BatchInput: Sendable {
                     }
                     walk(child, path: childPath, relative: childRelative)
                 } else if type == Int32(DT_REG) && !WriterTemporary.matches(name) {
-                    if !include.isEmpty && !include.contains(where: { fnmatch($0, name, 0) == 0 }) { continue }
+                    if !include.isEmpty && !include.contains(where: { fnmatch($0, name, 0) == 0 }) {
+                        leftOut += 1
+                        continue
+                    }
                     found.append(childRelative)
                 }
             }
@@ -114,7 +127,7 @@ struct BatchInput: Sendable {
         walk(
             root, path: directory.hasSuffix("/") && directory.count > 1 ? String(directory.dropLast()) : directory,
             relative: "")
-        return (found.sorted(), unreadable)
+        return (found.sorted(), unreadable, leftOut)
     }
 }
 

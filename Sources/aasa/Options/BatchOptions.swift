@@ -45,36 +45,35 @@ struct BatchOptions: ParsableArguments {
     /// The files the inputs name: each file as given, each directory's regular files (sorted,
     /// filtered by ``include``, recursing unless ``noRecurse``). A directory that cannot be read
     /// or (when `emptyIsFailure`) holds no file to take is reported in `failures`.
-    func expand(_ inputs: [String], what: String, emptyIsFailure: Bool = true) -> (
-        items: [BatchInput], failures: [CLIFailure]
-    ) {
-        var items: [BatchInput] = []
-        var failures: [CLIFailure] = []
+    func expand(_ inputs: [String], what: String, emptyIsFailure: Bool = true) -> BatchExpansion {
+        var expansion = BatchExpansion()
         for input in inputs {
             guard isDirectory(input) else {
-                items.append(BatchInput(path: input, relative: (input as NSString).lastPathComponent, explicit: true))
+                expansion.items.append(
+                    BatchInput(path: input, relative: (input as NSString).lastPathComponent, explicit: true))
                 continue
             }
             do {
-                let (found, unreadable) = try BatchInput.files(
+                let (found, unreadable, leftOut) = try BatchInput.files(
                     under: input, recursive: !noRecurse, include: include)
-                failures += unreadable
+                expansion.failures += unreadable
+                expansion.leftOut += leftOut
                 if found.isEmpty && unreadable.isEmpty && emptyIsFailure {
                     let filter = include.isEmpty ? "" : " matching \(include.joined(separator: " or "))"
-                    failures.append(CLIFailure(input, "no file\(filter) to \(what) in this directory"))
+                    expansion.failures.append(CLIFailure(input, "no file\(filter) to \(what) in this directory"))
                 }
                 for relative in found {
-                    items.append(
+                    expansion.items.append(
                         BatchInput(
                             path: (input as NSString).appendingPathComponent(relative), relative: relative,
                             explicit: false))
                 }
             } catch let failure as CLIFailure {
-                failures.append(failure)
+                expansion.failures.append(failure)
             } catch {
-                failures.append(CLIFailure(input, "cannot read the directory: \(error.localizedDescription)"))
+                expansion.failures.append(CLIFailure(input, "cannot read the directory: \(error.localizedDescription)"))
             }
         }
-        return (items, failures)
+        return expansion
     }
 }

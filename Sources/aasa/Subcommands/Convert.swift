@@ -111,10 +111,11 @@ extension AASACommand {
             var outcomes: [Outcome] = []
             var jobs: [Job] = []
             // 1. The files, and where each goes.
-            let (items, failures) = batch.expand(inputs, what: "convert", emptyIsFailure: false)
+            let expansion = batch.expand(inputs, what: "convert", emptyIsFailure: false)
+            let items = expansion.items
             // Convert keeps its own outcomes and status rule (the first unreadable input decides).
-            var frontend = BatchFrontend("convert", items: items, failures: failures, failureOutcome: nil)
-            outcomes += failures.map { _ in Outcome.failed(ExitStatus.badInput) }
+            var frontend = BatchFrontend("convert", expansion, failureOutcome: nil)
+            outcomes += expansion.failures.map { _ in Outcome.failed(ExitStatus.badInput) }
             for item in items {
                 jobs.append(
                     Job(
@@ -183,7 +184,9 @@ extension AASACommand {
             frontend.finishOutput()
             if frontend.printer.stdoutFailed { outcomes.append(.failed(ExitStatus.badInput)) }
             if !settings.durable { OutputFile.flush(jobs.map(\.output)) }
-            if jobs.count > 1 || inputs.contains(where: isDirectory) { summarise(outcomes) }
+            if jobs.count > 1 || inputs.contains(where: isDirectory) {
+                summarise(outcomes, leftOut: frontend.leftOutNote)
+            }
             var worst = ExitStatus.success
             for case .failed(let status) in outcomes {
                 if status == ExitStatus.badInput || status == ExitStatus.usage {
@@ -271,7 +274,7 @@ extension AASACommand {
             return unverified ? "converted-unverified" : "converted"
         }
 
-        private func summarise(_ outcomes: [Outcome]) {
+        private func summarise(_ outcomes: [Outcome], leftOut: String?) {
             var converted = 0, unverified = 0, unchanged = 0, skipped = 0, verification = 0, unreadable = 0
             for outcome in outcomes {
                 switch outcome {
@@ -296,6 +299,7 @@ extension AASACommand {
             }
             if unreadable > 0 { parts.append("\(unreadable) unreadable, not JSON or not writable") }
             if skipped > 0 { parts.append("\(skipped) skipped (not AASA files)") }
+            if let leftOut { parts.append(leftOut) }
             StandardStreams.err("convert: " + parts.joined(separator: "; ") + "\n")
         }
     }

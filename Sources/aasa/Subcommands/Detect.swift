@@ -47,9 +47,10 @@ extension AASACommand {
 
         func run() throws {
             let single = !BatchOptions.isBatch(files)
-            let (items, failures) = batch.expand(files, what: "detect")
+            let expansion = batch.expand(files, what: "detect")
             // Every failure, whatever its kind, is an unreadable file here; detect counts no outcome for it.
-            var frontend = BatchFrontend("detect", items: items, failures: failures, failureOutcome: nil)
+            var frontend = BatchFrontend("detect", expansion, failureOutcome: nil)
+            let items = expansion.items
             let limits = self.limits.values
             let records = frontend.startOutput(format.value, single: single, layout: .document)
             frontend.run(threads: batch.workerCount) { item in

@@ -124,14 +124,15 @@ extension AASACommand {
         private func runBatch(into directory: String) throws {
             var verifier: Verifier?
             var destinations: [String] = []
-            let (items, failures) = batch.expand(files, what: "extract")
+            let expansion = batch.expand(files, what: "extract")
+            let items = expansion.items
             let limits = self.limits.values
             try reportingFailures(path: files[0]) {
                 destinations = try BatchInput.destinations(
                     for: items, in: directory, otherInputs: trust.inputFiles)
                 if !noVerify { verifier = try trust.makeVerifier(limits: limits.library).forBatch() }
             }
-            var frontend = BatchFrontend("extract", items: items, failures: failures)
+            var frontend = BatchFrontend("extract", expansion)
             let (lf, shared) = (lf, verifier)
             frontend.run(Array(zip(items, destinations)), threads: batch.workerCount) { item, destination in
                 var output = BatchOutput()

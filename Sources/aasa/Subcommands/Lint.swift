@@ -90,8 +90,9 @@ extension AASACommand {
                 }
                 return
             }
-            let (items, failures) = batch.expand(files, what: "lint")
-            var frontend = BatchFrontend("lint", items: items, failures: failures)
+            let expansion = batch.expand(files, what: "lint")
+            var frontend = BatchFrontend("lint", expansion)
+            let items = expansion.items
             var failed = false
             let (format, minSeverity, strict, limits) = (format.value, minSeverity, strict, self.limits.values)
             // SARIF is one document: its artifacts come first
@@ -131,7 +132,11 @@ extension AASACommand {
                 })
             frontend.finishOutput()
             if format == .sarif { try JSONOutput.print(SARIFLog(files: sarifFiles, version: AASAVersion.current)) }
-            if format == .text { Self.summary(counts, files: frontend.tally.count("linted"), shownFrom: minSeverity) }
+            if format == .text {
+                Self.summary(
+                    counts, files: frontend.tally.count("linted"), shownFrom: minSeverity, leftOut: frontend.leftOutNote
+                )
+            }
             // Any file that could not be read (or output that could not be written) is status 2, whatever it said.
             if frontend.tally.count("unreadable") > 0 || frontend.printer.stdoutFailed { throw ExitStatus.badInput }
             if failed { throw ExitStatus.checkFailed }
@@ -166,14 +171,16 @@ extension AASACommand {
         /// "3 errors, 1 warning, 2 deprecations in 4 files" on stderr, only when there are findings;
         /// findings hidden by --min-severity are counted and said to be hidden (they still count
         /// for the exit status).
-        static func summary(_ counts: [Severity: Int], files: Int, shownFrom threshold: Severity) {
-            guard counts.values.contains(where: { $0 > 0 }) else { return }
+        static func summary(_ counts: [Severity: Int], files: Int, shownFrom threshold: Severity, leftOut: String?) {
+            guard counts.values.contains(where: { $0 > 0 }) || leftOut != nil else { return }
             let parts = Severity.allCases.reversed().compactMap { severity -> String? in
                 guard let count = counts[severity], count > 0 else { return nil }
                 let noun = severity == .info ? "info" : severity.rawValue + (count == 1 ? "" : "s")
                 return "\(count) \(noun)" + (severity < threshold ? " (hidden by --min-severity)" : "")
             }
-            StandardStreams.err("\(parts.joined(separator: ", ")) in \(files) file\(files == 1 ? "" : "s")\n")
+            let found = parts.isEmpty ? "no finding" : parts.joined(separator: ", ")
+            StandardStreams.err(
+                "\(found) in \(files) file\(files == 1 ? "" : "s")" + (leftOut.map { "; \($0)" } ?? "") + "\n")
         }
     }
 }

@@ -176,7 +176,8 @@ extension AASACommand {
         private func runBatch(into directory: String) throws {
             var identity: SigningIdentity?
             var destinations: [String] = []
-            let (items, failures) = batch.expand(inputs, what: "sign")
+            let expansion = batch.expand(inputs, what: "sign")
+            let items = expansion.items
             let signerPath = cert ?? pkcs12 ?? inputs[0]
             let options = SigningOptions(
                 digest: digest, binary: binary, signedAttributes: signedAttributes, encoding: outform)
@@ -203,7 +204,7 @@ extension AASACommand {
                 identity = loaded
             }
             guard let identity else { throw ExitStatus.badInput }
-            var frontend = BatchFrontend("sign", items: items, failures: failures)
+            var frontend = BatchFrontend("sign", expansion)
             frontend.run(Array(zip(items, destinations)), threads: batch.workerCount) { item, destination in
                 var output = BatchOutput()
                 do {

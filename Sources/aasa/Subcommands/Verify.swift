@@ -83,8 +83,9 @@ extension AASACommand {
                 verifier = try trust.makeVerifier(limits: limits.library).forBatch()
             }
             guard let verifier else { throw ExitStatus.badInput }
-            let (items, failures) = batch.expand(files, what: "verify")
-            var frontend = BatchFrontend("verify", items: items, failures: failures)
+            let expansion = batch.expand(files, what: "verify")
+            var frontend = BatchFrontend("verify", expansion)
+            let items = expansion.items
             let records = frontend.startOutput(format.value, single: false, layout: .document)
             frontend.run(threads: batch.workerCount) { item in
                 var output = BatchOutput()
