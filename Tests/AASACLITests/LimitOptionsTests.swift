@@ -319,6 +319,43 @@ struct LimitOptionsTests {
         }
     }
 
+    /// `diff` and `migrate` take a URL list as extra probes; a line over the limit used to be
+    /// dropped without a word.
+    @Test("diff and migrate: --urls-file lines over --max-url-length are skipped with one warning that counts them")
+    func urlListLinesTooLong() throws {
+        try withTemporaryDirectory { dir in
+            let document = try Fixture.write(Self.padded(size: 0), to: dir, as: "aasa.json").path
+            // Legacy `paths`, so that migrate has something to migrate and reads the list.
+            let legacy = try Fixture.write(
+                Data(
+                    #"{"applinks":{"apps":[],"details":[{"appID":"ABCDE12345.com.example.app","paths":["/a/*","NOT /b"]}]}}"#
+                        .utf8),
+                to: dir, as: "legacy.json"
+            ).path
+            let list = dir.child("urls.txt")
+            let long = "/" + String(repeating: "x", count: 150)
+            try "/a\n\(long)\n/b\n\(long)\n/c\n".write(to: list, atomically: true, encoding: .utf8)
+            let commands: [[String]] = [
+                ["diff", document, document, "--urls-file", list.path, "--max-url-length", "100"],
+                [
+                    "migrate", legacy, "--urls-file", list.path, "--max-url-length", "100", "-o",
+                    dir.child("m.json").path,
+                ],
+            ]
+            for command in commands {
+                let result = CLI.run(command)
+                let warnings = result.stderrLines.filter { $0.contains("[url-too-long]") }
+                #expect(
+                    warnings == [
+                        "\(list.path): warning: [url-too-long] 2 lines longer than 100 bytes (--max-url-length) skipped, the first at line 2"
+                    ], "\(command[0]): \(result)")
+                let raised = CLI.run(command.map { $0 == "100" ? "200" : $0 })
+                #expect(!raised.stderr.contains("url-too-long"), "\(command[0]): \(raised)")
+            }
+            #expect(commands.count == 2)
+        }
+    }
+
     // MARK: - Bad values and where the flags are
 
     struct BadValue: CustomTestStringConvertible, Sendable {

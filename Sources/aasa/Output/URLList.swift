@@ -22,15 +22,33 @@ enum URLList {
     }
 
     /// The URLs of a file ('-' for standard input), read lazily, line by line; lines longer
-    /// than `maximumURLLength` (`--max-url-length`) are skipped. The file is opened now, so an
-    /// unreadable file fails before anything is written.
+    /// than `maximumURLLength` (`--max-url-length`) are skipped, and said so once at the end
+    /// (how many, and the first line number): a skipped line is never silent. The file is
+    /// opened now, so an unreadable file fails before anything is written.
     static func open(_ path: String, maximumURLLength: Int) throws -> AnySequence<String> {
         let reader = try LineReader(path: path, maximumLineLength: maximumURLLength)
+        var lineNumber = 0
+        var skipped = 0
+        var firstSkipped = 0
+        var finished = false
         return AnySequence {
             AnyIterator {
                 while let (line, truncated) = reader.next() {
-                    if truncated { continue }
+                    lineNumber += 1
+                    if truncated {
+                        skipped += 1
+                        if firstSkipped == 0 { firstSkipped = lineNumber }
+                        continue
+                    }
                     if let url = url(from: line) { return url }
+                }
+                guard !finished else { return nil }
+                finished = true
+                if skipped > 0 {
+                    Diagnostics.emit(
+                        path, .warning,
+                        "\(skipped) \(skipped == 1 ? "line" : "lines") longer than \(maximumURLLength) bytes (--max-url-length) skipped, the first at line \(firstSkipped)",
+                        code: "url-too-long")
                 }
                 if let error = reader.readError {
                     Diagnostics.emit(path, .error, "cannot read URL list: \(error); the URLs before it were used")
