@@ -84,4 +84,54 @@ struct AtomicWriteTests {
             #expect(leftoverTemporaries(in: dir).isEmpty)
         }
     }
+
+    @Test("--no-clobber: an existing output (file or symbolic link) stays as it is, exit 2; new outputs are written")
+    func noClobber() throws {
+        try withTemporaryDirectory { dir in
+            let input = dir.child("aasa.json")
+            try Self.compact.write(to: input)
+            let taken = dir.child("taken.json")
+            try Data("mine\n".utf8).write(to: taken)
+            let refused = CLI.run(["convert", input.path, "-o", taken.path, "--no-clobber"])
+            #expect(refused.status == 2, "\(refused)")
+            #expect(try contents(taken) == Data("mine\n".utf8))
+            #expect(
+                refused.stderrLines == [
+                    "\(taken.path): error: cannot write output: the file exists and --no-clobber keeps it; nothing written"
+                ], "\(refused)")
+            let link = dir.child("link.json")
+            try FileManager.default.createSymbolicLink(at: link, withDestinationURL: dir.child("nowhere.json"))
+            let dangling = CLI.run(["migrate", input.path, "-o", link.path, "--no-clobber"])
+            #expect(dangling.status == 2, "\(dangling)")
+            #expect(!fileExists(dir.child("nowhere.json")), "a dangling link's target was created")
+            let fresh = dir.child("fresh.json")
+            let written = CLI.run(["convert", input.path, "-o", fresh.path, "--no-clobber"])
+            #expect(written.status == 0, "\(written)")
+            #expect(try contents(fresh) != Self.compact)
+            #expect(leftoverTemporaries(in: dir).isEmpty)
+
+            // A batch: the existing output is an error, the others are written.
+            let batch = dir.child("batch")
+            let out = dir.child("out")
+            try FileManager.default.createDirectory(at: batch, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+            for name in ["a.json", "b.json", "c.json"] { try Self.compact.write(to: batch.child(name)) }
+            try Data("mine\n".utf8).write(to: out.child("b.json"))
+            let signed = CLI.run(
+                [
+                    "sign", batch.path, "--out-dir", out.path, "--no-clobber", "--key", CLI.cert("leaf-rsa.key"),
+                    "--cert",
+                    CLI.cert("leaf-rsa.pem"),
+                ])
+            #expect(signed.status == 2, "\(signed)")
+            #expect(try contents(out.child("b.json")) == Data("mine\n".utf8))
+            #expect(try contents(out.child("a.json")).starts(with: [0x30]), "a.json signed (DER)")
+            #expect(try contents(out.child("c.json")).starts(with: [0x30]), "c.json signed (DER)")
+            #expect(signed.stderr.contains("b.json: error: cannot write output: the file exists"), "\(signed)")
+            #expect(leftoverTemporaries(in: out).isEmpty)
+
+            let both = CLI.run(["convert", input.path, "--in-place", "--no-clobber"])
+            #expect(both.status == 64, "\(both)")
+        }
+    }
 }

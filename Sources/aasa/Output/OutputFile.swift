@@ -14,10 +14,14 @@ private let processUmask: mode_t = {
 /// target: on any failure the target is untouched and no partial file is left behind, and an
 /// interruption (SIGINT, SIGTERM, SIGHUP) removes the temporary before the process ends.
 enum OutputFile {
-    /// - Parameter durable: flush the file to disk before renaming it (one `fsync` per file).
-    ///   A batch passes false and calls ``flush(_:)`` once at the end instead: the rename still
-    ///   makes each file appear whole or not at all.
-    static func write(_ data: Data, to requestedPath: String, durable: Bool = true) throws {
+    /// - Parameters:
+    ///   - durable: flush the file to disk before renaming it (one `fsync` per file). A batch
+    ///     passes false and calls ``flush(_:)`` once at the end instead: the rename still makes
+    ///     each file appear whole or not at all.
+    ///   - noClobber: never replace a file that exists (`--no-clobber`): the new file is linked
+    ///     into place (`link` fails if the name exists, atomically), and an existing one is an
+    ///     error for this output.
+    static func write(_ data: Data, to requestedPath: String, durable: Bool = true, noClobber: Bool = false) throws {
         if requestedPath == "-" {
             do {
                 try StandardStreams.writeOut(data)
@@ -26,6 +30,8 @@ enum OutputFile {
             }
             return
         }
+        var present = stat()
+        if noClobber && lstat(requestedPath, &present) == 0 { throw Self.exists(requestedPath) }
         // A symbolic link stays a link: its target is what gets replaced (issue #15: the link
         // was replaced by a regular file, and the signed target stayed as it was).
         let path = try resolvingSymbolicLink(requestedPath)
@@ -98,12 +104,21 @@ enum OutputFile {
         }
         guard close(fd) == 0 else { throw CLIFailure(path, "cannot write output: \(String(cString: strerror(errno)))") }
         let renameError = InterruptCleanup.shared.finishingTemporary(temporary) { () -> Int32 in
-            rename(temporary, path) == 0 ? 0 : errno
+            guard noClobber else { return rename(temporary, path) == 0 ? 0 : errno }
+            guard link(temporary, path) == 0 else { return errno }
+            unlink(temporary)
+            return 0
         }
+        if renameError == EEXIST && noClobber { throw Self.exists(requestedPath) }
         guard renameError == 0 else {
             throw CLIFailure(path, "cannot write output: \(String(cString: strerror(renameError)))")
         }
         committed = true
+    }
+
+    /// The failure of a `--no-clobber` output whose name is taken.
+    private static func exists(_ path: String) -> CLIFailure {
+        CLIFailure(path, "cannot write output: the file exists and --no-clobber keeps it; nothing written")
     }
 
     /// `path`, or the file a symbolic link at `path` leads to (a dangling link: where it points).

@@ -59,6 +59,9 @@ extension AASACommand {
             help: "Convert signed files without verifying them (the result is marked unverified).")
         var noVerify = false
 
+        @OptionGroup
+        var clobber: ClobberOptions
+
         @OptionGroup(title: "Trust")
         var trust: TrustOptions
 
@@ -74,6 +77,9 @@ extension AASACommand {
             }
             let destinations = [output != nil, outDirectory != nil, inPlace].filter { $0 }.count
             if destinations > 1 { throw ValidationError("give only one of -o, --out-dir and --in-place") }
+            if inPlace && clobber.noClobber {
+                throw ValidationError("--in-place replaces the inputs; --no-clobber forbids that: give one of them")
+            }
             if compact && preserveFormat { throw ValidationError("--compact and --preserve-format cannot be combined") }
             if inputs.filter({ $0 == "-" }).count > 1 {
                 throw ValidationError("standard input ('-') can be read only once")
@@ -158,7 +164,7 @@ extension AASACommand {
             let settings = Settings(
                 noVerify: noVerify, preserveFormat: preserveFormat, compact: compact, inPlace: inPlace,
                 announce: inPlace || outDirectory != nil, durable: jobs.count == 1 || inPlace,
-                limits: limits.values)
+                noClobber: clobber.noClobber, limits: limits.values)
             frontend.run(
                 jobs, threads: batch.workerCount, output: { $0 },
                 work: { job in
@@ -209,6 +215,8 @@ extension AASACommand {
             /// Flush each file to disk before it replaces anything (one file, or --in-place: the
             /// originals are the user's); a batch to new files flushes once at the end.
             var durable: Bool
+            /// Never replace an existing output (`--no-clobber`).
+            var noClobber: Bool
             var limits: LimitOptions.Values
         }
 
@@ -266,7 +274,8 @@ extension AASACommand {
             if job.output == "-" {
                 output.write(converted)
             } else {
-                try OutputFile.write(converted, to: job.output, durable: settings.durable)
+                try OutputFile.write(
+                    converted, to: job.output, durable: settings.durable, noClobber: settings.noClobber)
             }
             if settings.announce {
                 emit(.note, "converted (\(what)) → \(job.output)")

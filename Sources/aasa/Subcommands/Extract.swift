@@ -46,6 +46,9 @@ extension AASACommand {
         @Flag(help: "Turn CRLF line ends (from MIME canonicalisation) back into LF.")
         var lf = false
 
+        @OptionGroup
+        var clobber: ClobberOptions
+
         @OptionGroup(title: "Trust")
         var trust: TrustOptions
 
@@ -116,7 +119,7 @@ extension AASACommand {
                     content = verified
                 }
                 if lf { content = LineEndingStyle.crlfToLF(content) }
-                try OutputFile.write(content, to: output)
+                try OutputFile.write(content, to: output, noClobber: clobber.noClobber)
             }
         }
 
@@ -133,7 +136,7 @@ extension AASACommand {
                 if !noVerify { verifier = try trust.makeVerifier(limits: limits.library).forBatch() }
             }
             var frontend = BatchFrontend("extract", expansion)
-            let (lf, shared) = (lf, verifier)
+            let (lf, shared, noClobber) = (lf, verifier, clobber.noClobber)
             frontend.run(Array(zip(items, destinations)), threads: batch.workerCount) { item, destination in
                 var output = BatchOutput()
                 do {
@@ -163,7 +166,7 @@ extension AASACommand {
                     }
                     if lf { content = LineEndingStyle.crlfToLF(content) }
                     try BatchInput.createParent(of: destination)
-                    try OutputFile.write(content, to: destination, durable: false)
+                    try OutputFile.write(content, to: destination, durable: false, noClobber: noClobber)
                     output.emit(
                         item.path, .note, "extracted (\(shared == nil ? "unverified" : "verified")) → \(destination)")
                     output.outcome = "extracted"

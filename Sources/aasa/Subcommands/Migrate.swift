@@ -54,6 +54,9 @@ extension AASACommand {
         @Flag(help: "Write the JSON without white space.")
         var compact = false
 
+        @OptionGroup
+        var clobber: ClobberOptions
+
         @OptionGroup(title: "Limits")
         var limits: LimitOptions
 
@@ -123,7 +126,7 @@ extension AASACommand {
                     Diagnostics.emit(
                         file, .warning, "written despite the differences above (--force): check them before deploying")
                 }
-                try OutputFile.write(data, to: output)
+                try OutputFile.write(data, to: output, noClobber: clobber.noClobber)
             }
         }
 

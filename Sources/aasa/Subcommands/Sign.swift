@@ -85,6 +85,9 @@ extension AASACommand {
         @Flag(help: "Refuse to sign with a certificate that is not valid now.")
         var strict = false
 
+        @OptionGroup
+        var clobber: ClobberOptions
+
         @OptionGroup(title: "Passphrase")
         var passphrase: PassphraseOptions
 
@@ -168,7 +171,7 @@ extension AASACommand {
                     Diagnostics.emit(path, .warning, check.description)
                 }
                 let signed = try identity.sign(content, options: options)
-                try OutputFile.write(signed, to: output)
+                try OutputFile.write(signed, to: output, noClobber: clobber.noClobber)
             }
         }
 
@@ -205,6 +208,7 @@ extension AASACommand {
             }
             guard let identity else { throw ExitStatus.badInput }
             var frontend = BatchFrontend("sign", expansion)
+            let noClobber = clobber.noClobber
             frontend.run(Array(zip(items, destinations)), threads: batch.workerCount) { item, destination in
                 var output = BatchOutput()
                 do {
@@ -219,7 +223,7 @@ extension AASACommand {
                     }
                     let signed = try identity.sign(content, options: options)
                     try BatchInput.createParent(of: destination)
-                    try OutputFile.write(signed, to: destination, durable: false)
+                    try OutputFile.write(signed, to: destination, durable: false, noClobber: noClobber)
                     output.emit(item.path, .note, "signed → \(destination)")
                     output.outcome = "signed"
                 } catch {
