@@ -110,7 +110,10 @@ struct DiffCommandTests {
             #expect(before["caseSensitive"] as? Bool == true)
             #expect(before["percentEncoded"] as? Bool == true)
             let probes = try #require(json["probes"] as? [String: Any])
-            #expect(Set(probes.keys) == ["compared", "generated", "fromFile", "truncated", "changedCount", "changes"])
+            #expect(
+                Set(probes.keys) == [
+                    "compared", "generated", "fromFile", "truncated", "fromFileTruncated", "changedCount", "changes",
+                ])
             let change = try #require((probes["changes"] as? [[String: Any]])?.first)
             #expect(change["url"] is String)
             let appChange = try #require((change["apps"] as? [[String: Any]])?.first)

@@ -25,7 +25,12 @@ extension Migrator {
             if let legacy { proof.legacy!.add(url, legacy.compare(url), limit: limit) }
         }
         for url in probes.urls { compare(url) }
+        let budget = generator.urlBudget(forPatterns: probes.patternCount)
         for url in extraURLs {
+            guard proof.extraCount < budget else {
+                proof.extraTruncated = true
+                break
+            }
             proof.extraCount += 1
             compare(url)
         }
@@ -39,10 +44,12 @@ public struct MigrationProof: Sendable, Hashable {
     public var probeCount: Int
     /// How many patterns they came from.
     public var patternCount: Int
-    /// Whether the probe set was cut at the generator's maximum.
+    /// Whether the probe set was cut at the generator's maximum or its comparison budget.
     public var truncated: Bool
     /// URLs taken from the caller (`--urls-file`).
     public var extraCount = 0
+    /// Whether the caller's URLs were cut at the comparison budget (the rest not compared).
+    public var extraTruncated = false
     /// iOS 13 and later: the documents as the matcher reads them.
     public var modern: EquivalenceReport
     /// iOS 12 and earlier (`appID` and `paths` only), compared with ``MigrationOptions/keepLegacy``.

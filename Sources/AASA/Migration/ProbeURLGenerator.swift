@@ -22,32 +22,48 @@
 public struct ProbeURLGenerator: Sendable {
     /// The most probes generated; the rest are dropped (``ProbeSet/truncated``).
     public var maximumCount: Int
+    /// The most URL-pattern comparisons a proof makes with these probes, and again with URLs of
+    /// its own (an access log): every URL is matched against every rule, so a proof costs
+    /// URLs × patterns. A larger file gets fewer probes (never fewer than 100), and the time of
+    /// `migrate` and `diff` stays bounded whatever the file's size (issue #15: about 7 ms per
+    /// legacy path, 20 minutes for a 16 MiB file). 200 million is about 2 s on this project's
+    /// benchmark machine.
+    public var comparisonBudget: Int
 
-    public init(maximumCount: Int = 100_000) {
+    public init(maximumCount: Int = 100_000, comparisonBudget: Int = 200_000_000) {
         self.maximumCount = maximumCount
+        self.comparisonBudget = comparisonBudget
+    }
+
+    /// How many URLs a proof over `patterns` patterns may compare within ``comparisonBudget``.
+    public func urlBudget(forPatterns patterns: Int) -> Int {
+        max(100, comparisonBudget / max(1, patterns))
     }
 
     /// The probe URLs (bare paths with query and fragment, such as `/help/x?q=1`) for every
-    /// pattern of `documents`, without repeats, in a stable order.
+    /// pattern of `documents`, without repeats, in a stable order: at most ``maximumCount``, and
+    /// at most ``urlBudget(forPatterns:)``.
     public func probes(for documents: [AASADocument]) -> ProbeSet {
-        var set = OrderedStrings(limit: maximumCount)
+        let patternCount = Self.patternCount(of: documents)
+        var set = OrderedStrings(limit: min(maximumCount, urlBudget(forPatterns: patternCount)))
         for generic in ["/", "/x", "/?q=1", "/#frag"] { set.insert(generic) }
-        var patternCount = 0
-        for document in documents {
+        // Generation stops at the first probe the set has no room for: the rest of a large
+        // file's patterns would only be instantiated to be dropped.
+        documents: for document in documents {
             guard let links = document.appLinks else { continue }
             var variables: [String: [String]] = [:]
             for variable in links.substitutionVariables { variables[variable.name] = variable.values.map(\.value) }
             for detail in links.details {
                 for element in detail.paths ?? [] {
+                    if set.truncated { break documents }
                     let source = element.value.hasPrefix("NOT ") ? String(element.value.dropFirst(4)) : element.value
-                    patternCount += 1
                     let bases = pathInstances(CompiledPattern.wildcardTokens(source), variables: [:])
                     addPathProbes(bases, to: &set)
                 }
                 for rule in detail.components ?? [] {
+                    if set.truncated { break documents }
                     var bases = ["/", "/x"]
                     if let path = rule.pathPattern {
-                        patternCount += 1
                         bases = pathInstances(tokens(path.value), variables: variables)
                         addPathProbes(bases, to: &set)
                     }
@@ -55,16 +71,13 @@ public struct ProbeURLGenerator: Sendable {
                     switch rule.query {
                     case nil: break
                     case .string(let pattern)?:
-                        patternCount += 1
                         queries = stringQueryVariants(pattern.value, variables: variables)
                     case .items(let pairs)?:
-                        patternCount += pairs.count
                         queries = itemQueryVariants(
                             pairs.map { ($0.name, $0.value?.value ?? "") }, variables: variables)
                     }
                     var fragments: [String] = []
                     if let fragment = rule.fragment {
-                        patternCount += 1
                         fragments = fragmentVariants(fragment.value, variables: variables)
                     }
                     guard !queries.isEmpty || !fragments.isEmpty else { continue }
@@ -84,6 +97,27 @@ public struct ProbeURLGenerator: Sendable {
             }
         }
         return ProbeSet(urls: set.items, patternCount: patternCount, truncated: set.truncated)
+    }
+
+    /// The patterns of `documents`: each legacy path, and each component's path, query (or
+    /// query item) and fragment.
+    public static func patternCount(of documents: [AASADocument]) -> Int {
+        var count = 0
+        for document in documents {
+            for detail in document.appLinks?.details ?? [] {
+                count += detail.paths?.count ?? 0
+                for rule in detail.components ?? [] {
+                    if rule.pathPattern != nil { count += 1 }
+                    switch rule.query {
+                    case nil: break
+                    case .string?: count += 1
+                    case .items(let pairs)?: count += pairs.count
+                    }
+                    if rule.fragment != nil { count += 1 }
+                }
+            }
+        }
+        return count
     }
 
     /// Combinations of one rule's path, query and fragment variants kept at most.
@@ -299,7 +333,7 @@ public struct ProbeSet: Sendable, Hashable {
     public var urls: [String]
     /// How many patterns (path, query, query item, fragment, legacy path) they were derived from.
     public var patternCount: Int
-    /// Whether ``ProbeURLGenerator/maximumCount`` cut the set short.
+    /// Whether ``ProbeURLGenerator/maximumCount`` or the comparison budget cut the set short.
     public var truncated: Bool
 }
 

@@ -91,8 +91,10 @@ public struct SemanticDiff: Sendable, Codable {
         public var generated: Int
         /// URLs given by the caller (`--urls-file`).
         public var fromFile: Int
-        /// Whether the generated set was cut at the generator's maximum.
+        /// Whether the generated set was cut at the generator's maximum or its comparison budget.
         public var truncated: Bool
+        /// Whether the caller's URLs were cut at the comparison budget (the rest not compared).
+        public var fromFileTruncated = false
         /// URLs whose verdict changed for some app.
         public var changedCount: Int
         /// The first of them (at most the `keeping` limit).
@@ -173,8 +175,13 @@ public struct SemanticDiff: Sendable, Codable {
         let probes = generator.probes(for: [old, new])
         let check = EquivalenceCheck(old: oldMatcher, new: newMatcher)
         var report = check.compare(probes.urls, keeping: limit)
-        var fromFile = 0
+        var fromFile = 0, fromFileTruncated = false
+        let budget = generator.urlBudget(forPatterns: probes.patternCount)
         for url in extraURLs {
+            guard fromFile < budget else {
+                fromFileTruncated = true
+                break
+            }
             fromFile += 1
             report.add(url, check.compare(url), limit: limit)
         }
@@ -182,7 +189,7 @@ public struct SemanticDiff: Sendable, Codable {
             services: services, apps: apps, variables: variables,
             probes: ProbeSummary(
                 compared: report.compared, generated: probes.urls.count, fromFile: fromFile,
-                truncated: probes.truncated,
+                truncated: probes.truncated, fromFileTruncated: fromFileTruncated,
                 changedCount: report.changedCount, changes: report.changes))
     }
 

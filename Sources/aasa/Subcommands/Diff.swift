@@ -156,7 +156,10 @@ extension AASACommand {
             let probes = diff.probes
             var sources = "\(probes.generated) generated from the patterns of both files"
             if probes.truncated { sources += ", capped" }
-            if let urlsFile { sources += ", \(probes.fromFile) from \(Diagnostics.displayName(urlsFile))" }
+            if let urlsFile {
+                sources += ", \(probes.fromFile) from \(Diagnostics.displayName(urlsFile))"
+                if probes.fromFileTruncated { sources += " (the rest of the list not compared: the proof's budget)" }
+            }
             if probes.changedCount == 0 {
                 lines.append("probe URLs: \(probes.compared) compared (\(sources)); none changes verdict")
             } else {

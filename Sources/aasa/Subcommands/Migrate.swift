@@ -133,8 +133,13 @@ extension AASACommand {
         private func report(_ proof: MigrationProof) {
             var sources =
                 "\(proof.probeCount) probes from \(proof.patternCount) \(proof.patternCount == 1 ? "pattern" : "patterns")"
-            if proof.truncated { sources += " (the probe set was capped)" }
-            if let urlsFile { sources += ", \(proof.extraCount) from \(Diagnostics.displayName(urlsFile))" }
+            if proof.truncated {
+                sources += " (the probe set was capped: at most 100,000 probes and 200 million URL-pattern comparisons)"
+            }
+            if let urlsFile {
+                sources += ", \(proof.extraCount) from \(Diagnostics.displayName(urlsFile))"
+                if proof.extraTruncated { sources += " (the rest of the list not compared: the proof's budget)" }
+            }
             let readings = proof.legacy == nil ? "" : ", as iOS 13+ and as iOS 12 and earlier read them"
             if proof.isEquivalent {
                 Diagnostics.emit(

@@ -287,4 +287,18 @@ struct MigratorTests {
             #expect(SemanticDiff.compare(old: written.originalDocument, new: written.document).isSame, "\(name)")
         }
     }
+
+    /// URLs of the caller's own (an access log) count against the same budget: exactly the
+    /// budget's worth is compared whole; one more is cut, and the proof says so.
+    @Test("the proof's extra URLs stop at the comparison budget, at the exact boundary")
+    func extraURLsBudget() throws {
+        let migration = try migrate(#"{"applinks": {"apps": [], "details": [{"appID": "A.app", "paths": ["/a/*"]}]}}"#)
+        let generator = ProbeURLGenerator(comparisonBudget: 1)  // the floor: 100 URLs of each kind
+        let exactly = Migrator.prove(
+            migration, extraURLs: (0..<100).map { "/a/\($0)" }, generator: generator)
+        #expect(exactly.extraCount == 100 && !exactly.extraTruncated)
+        let more = Migrator.prove(migration, extraURLs: (0..<101).map { "/a/\($0)" }, generator: generator)
+        #expect(more.extraCount == 100 && more.extraTruncated)
+        #expect(more.isEquivalent)
+    }
 }

@@ -100,6 +100,26 @@ struct ProbeURLGeneratorTests {
         #expect(!(try probes(components(#"[{"/": "/a"}]"#))).truncated)
     }
 
+    /// The budget of URL-pattern comparisons, at its exact boundary: a budget of exactly
+    /// (probes available × patterns) keeps them all; one pattern's worth less cuts one probe.
+    @Test("the comparison budget: probes × patterns at most the budget, cut at the exact boundary, never below 100")
+    func comparisonBudget() throws {
+        let paths = (0..<40).map { #""/p\#($0)/*""# }.joined(separator: ",")
+        let doc = try document(#"{"applinks": {"details": [{"appID": "A.app", "paths": ["# + paths + "]}]}}")
+        let patterns = ProbeURLGenerator.patternCount(of: [doc])
+        #expect(patterns == 40)
+        let all = ProbeURLGenerator(comparisonBudget: .max).probes(for: [doc])
+        try #require(!all.truncated && all.urls.count > 101, "\(all.urls.count) probes")
+        let exact = ProbeURLGenerator(comparisonBudget: all.urls.count * patterns).probes(for: [doc])
+        #expect(exact.urls == all.urls)
+        #expect(!exact.truncated)
+        let less = ProbeURLGenerator(comparisonBudget: (all.urls.count - 1) * patterns).probes(for: [doc])
+        #expect(less.urls == Array(all.urls.dropLast()))
+        #expect(less.truncated)
+        let tiny = ProbeURLGenerator(comparisonBudget: 1).probes(for: [doc])
+        #expect(tiny.urls.count == 100 && tiny.truncated, "the floor of 100 probes")
+    }
+
     @Test("probes come from every document given")
     func severalDocuments() throws {
         let a = try document(components(#"[{"/": "/only-in-a"}]"#))
