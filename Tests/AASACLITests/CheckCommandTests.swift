@@ -22,7 +22,13 @@ struct CheckCommandTests {
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.isEmpty, "\(result)")
         let lines = stdoutLines(result)
-        #expect(lines.first == "\(file): legacy: works, with parts to retire", "\(result)")
+        #expect(
+            lines.first
+                == "\(file): legacy: universal links for 2 apps; shared web credentials for 1 app; Handoff for 1 app; legacy parts to retire",
+            "\(result)")
+        #expect(lines.contains("  universal links: ABCDE12345.com.example.app: opens URLs such as /help/"), "\(result)")
+        #expect(lines.contains("  universal links: ABCDE12345.com.example.legacy: opens URLs such as /legacy/"))
+        #expect(lines.contains("  shared web credentials: ABCDE12345.com.example.app"), "\(result)")
         #expect(lines.contains("  kind: pkcs7-der"))
         #expect(lines.contains("  signature: valid"))
         #expect(lines.contains("  signer: CN=example.com"))
@@ -40,16 +46,31 @@ struct CheckCommandTests {
         #expect(result.stdoutText.contains("Findings: 0 errors, 0 warnings, 4 deprecations, 0 info"), "\(result)")
     }
 
-    @Test("the example signed file with the system roots only: signature-not-valid, broken, exit 1")
+    @Test(
+        "the example signed file with the system roots only: certificate-untrusted (not signature-not-valid), broken, exit 1"
+    )
     func legacySignedUntrusted() {
         let file = LintFixture.exampleSigned
         let result = check([file])
         #expect(result.status == 1, "\(result)")
         let lines = stdoutLines(result)
-        #expect(lines.first == "\(file): broken: iOS rejects or ignores all or part of it", "\(result)")
+        #expect(
+            lines.first
+                == "\(file): broken: universal links for 2 apps; shared web credentials for 1 app; Handoff for 1 app; errors: iOS rejects or ignores all or part of it",
+            "\(result)")
         #expect(lines.contains { $0.hasPrefix("  signature: untrusted (") }, "\(result)")
         #expect(lines.contains("Problems:"))
-        #expect(lines.contains("  - [signature-not-valid] The signature does not verify."), "\(result)")
+        // The signature is intact: an untrusted chain must not read as tampering (issue #13).
+        #expect(
+            lines.contains(
+                "  - [certificate-untrusted] The signature is intact, but its certificate chain does not reach a trusted root."
+            ), "\(result)")
+        #expect(!result.stdoutText.contains("signature-not-valid"), "\(result)")
+        #expect(
+            lines.contains(
+                "      effect:       A device that checks the signature rejects the file; the content was not altered."),
+            "\(result)")
+        #expect(lines.contains { $0.contains("`aasa verify \(file)`") }, "the next step names the file: \(result)")
         #expect(lines.contains { $0.hasPrefix("  - [signed-file] ") })
         #expect(result.stdoutText.contains("Findings: 1 error, 0 warnings, 4 deprecations, 0 info"), "\(result)")
         // The report is the only output: no diagnostic line on stderr (unlike verify).
@@ -64,7 +85,9 @@ struct CheckCommandTests {
             #expect(result.status == 0, "\(result)")
             #expect(result.stderr.isEmpty, "\(result)")
             let lines = stdoutLines(result)
-            #expect(lines.first == "\(file.path): current: follows Apple's current guidance", "\(result)")
+            #expect(
+                lines.first == "\(file.path): current: universal links for 1 app; follows Apple's current guidance",
+                "\(result)")
             #expect(lines.contains("  kind: json"))
             #expect(!lines.contains { $0.hasPrefix("  signature:") }, "no signature for plain JSON")
             #expect(!lines.contains("Problems:") && !lines.contains("Legacy parts:"), "\(result)")
@@ -142,7 +165,11 @@ struct CheckCommandTests {
         #expect(root["path"] as? String == file)
         let report = try #require(root["report"] as? [String: Any])
         #expect(
-            Set(report.keys) == ["kind", "verdict", "signature", "items", "guidance", "diagnostics"], "\(report.keys)")
+            Set(report.keys) == ["kind", "verdict", "effect", "signature", "items", "guidance", "diagnostics"],
+            "\(report.keys)")
+        let effect = try #require(report["effect"] as? [String: Any])
+        #expect(
+            (effect["universalLinks"] as? [[String: Any]])?.first?["appID"] as? String == "ABCDE12345.com.example.app")
         #expect(report["kind"] as? String == "pkcs7-der")
         #expect(report["verdict"] as? String == "legacy")
 
@@ -156,7 +183,9 @@ struct CheckCommandTests {
         #expect(
             items.map { $0["rule"] as? String } == ["signed-file", "legacy-apps-key", "legacy-appid", "legacy-paths"])
         for item in items {
-            #expect(Set(item.keys) == ["rule", "severity", "location", "title", "neededBy", "nextStep"], "\(item)")
+            #expect(
+                Set(item.keys) == ["rule", "severity", "location", "title", "message", "neededBy", "nextStep"],
+                "\(item)")
             #expect(item["severity"] as? String == "deprecation")
         }
         #expect(items.first?["location"] as? String == "$")
@@ -177,7 +206,7 @@ struct CheckCommandTests {
         #expect(location["line"] as? Int == 3 && location["column"] as? Int == 5)
     }
 
-    @Test("--format json: plain JSON has no signature key; an untrusted signature adds signature-not-valid")
+    @Test("--format json: plain JSON has no signature key; an untrusted chain adds certificate-untrusted")
     func jsonPlainAndUntrusted() throws {
         try withTemporaryDirectory { dir in
             let file = try Fixture.write(LintFixture.modern, to: dir, as: "modern.json")
@@ -202,10 +231,10 @@ struct CheckCommandTests {
         #expect(signature["verdict"] as? String == "untrusted")
         #expect((signature["reason"] as? String)?.isEmpty == false)
         let diagnostics = try #require(report["diagnostics"] as? [[String: Any]])
-        #expect(diagnostics.first?["rule"] as? String == "signature-not-valid")
+        #expect(diagnostics.first?["rule"] as? String == "certificate-untrusted")
         #expect(diagnostics.first?["severity"] as? String == "error")
         let items = try #require(report["items"] as? [[String: Any]])
-        #expect(items.first?["rule"] as? String == "signature-not-valid")
+        #expect(items.first?["rule"] as? String == "certificate-untrusted")
     }
 
     // MARK: - Errors
@@ -259,9 +288,14 @@ struct CheckCommandTests {
         #expect(result.status == 1, "\(result)")
         #expect(result.stdoutText.hasPrefix("\(file): broken: "), "\(result)")
         #expect(result.stdoutText.contains("  signature: untrusted ("), "\(result)")
-        #expect(
-            result.stdoutText.contains("  - [legacy-appid] An entry uses appID instead of appIDs. (3 places: "),
-            "\(result)")
+        #expect(result.stdoutText.hasPrefix("\(file): broken: universal links for 3 apps; "), "\(result)")
+        // Every value a grouped finding covers is quoted, not only the first.
+        #expect(result.stdoutText.contains("  - [legacy-appid] An entry uses appID instead of appIDs.\n"), "\(result)")
+        for app in ["23KMWZ572J.net.artsy.artsy", "ZH8TGFYKDK.net.artsy.artsy.dev", "ZH8TGFYKDK.net.artsy.artsy.beta"] {
+            #expect(result.stdoutText.contains("This entry uses \"appID\": \"\(app)\""), "\(app): \(result)")
+        }
+        #expect(result.stdoutText.contains("[certificate-untrusted]"), "\(result)")
+        #expect(!result.stdoutText.contains("[signature-not-valid]"), "intact signature read as tampering: \(result)")
 
         let json = check([file, "--format", "json"])
         #expect(json.status == 1)
@@ -270,7 +304,7 @@ struct CheckCommandTests {
         #expect((report["signature"] as? [String: Any])?["verdict"] as? String == "untrusted")
         let rules = Set(((report["items"] as? [[String: Any]]) ?? []).compactMap { $0["rule"] as? String })
         #expect(
-            rules.isSuperset(of: ["signature-not-valid", "signed-file", "legacy-appid", "legacy-paths"]), "\(rules)")
+            rules.isSuperset(of: ["certificate-untrusted", "signed-file", "legacy-appid", "legacy-paths"]), "\(rules)")
     }
 
     // MARK: - Recommendations

@@ -11,8 +11,10 @@ public struct DeprecationReport: Sendable, Codable {
         public var severity: Severity
         /// Where (a JSON path; `$` for the whole file).
         public var location: String
-        /// What it is, for a person.
+        /// What it is, for a person: the rule's title, the same for every place it applies.
         public var title: String
+        /// The finding's own message, with the values it concerns.
+        public var message: String
         /// Which systems still need it (for legacy parts) or what goes wrong (for broken ones).
         public var neededBy: String
         /// The concrete next step.
@@ -60,6 +62,8 @@ public struct DeprecationReport: Sendable, Codable {
 
     public var kind: FileKind
     public var verdict: Verdict
+    /// What the file does (which apps get what), when its JSON could be read.
+    public var effect: DocumentEffect?
     /// The signature check, for signed files.
     public var signature: SignatureSummary?
     /// Legacy parts (deprecations), then errors and warnings worth acting on.
@@ -77,8 +81,57 @@ public struct DeprecationReport: Sendable, Codable {
         public var signerNotAfter: Date?
     }
 
-    /// The rule for a signed file whose signature does not verify.
+    /// The rule for a signed file whose signature does not verify: the content or the
+    /// signature was altered, or the file cannot be checked at all.
     public static let signatureRule: RuleID = "signature-not-valid"
+
+    /// The rules for a signature that is intact but whose certificates fail the check: each
+    /// names its true reason, so that an untrusted or expired chain never reads as tampering.
+    public static let untrustedRule: RuleID = "certificate-untrusted"
+    public static let expiredRule: RuleID = "certificate-expired"
+    public static let notYetValidRule: RuleID = "certificate-not-yet-valid"
+    public static let purposeRule: RuleID = "certificate-wrong-purpose"
+    public static let hostRule: RuleID = "certificate-host-mismatch"
+
+    /// The rule for a file that gives no app anything: a headline that says "works" for it
+    /// would contradict what the file does.
+    public static let noEffectRule: RuleID = "no-effect"
+
+    static func noEffectMessage(_ effect: DocumentEffect) -> String {
+        var why: [String] = []
+        if !effect.universalLinks.isEmpty {
+            why.append("no URL opens any of its applinks apps (every rule excludes, or none matches)")
+        }
+        if !effect.unusableAppIDs.isEmpty {
+            why.append(
+                "iOS cannot use the app identifiers \(effect.unusableAppIDs.map { "\"\($0)\"" }.joined(separator: ", ")) (no bundle part)"
+            )
+        }
+        if effect.universalLinks.isEmpty && effect.unusableAppIDs.isEmpty { why.append("it names no app") }
+        return "No app gets universal links, shared web credentials, Handoff or an App Clip from this file: "
+            + why.joined(separator: "; ")
+    }
+
+    /// The rule and the message of a verification that failed.
+    public static func finding(for verdict: VerificationVerdict) -> (rule: RuleID, message: String) {
+        let reason = verdict.reason ?? verdict.code
+        switch verdict {
+        case .untrusted:
+            return (untrustedRule, "the signature is intact, but its chain does not reach a trusted root: \(reason)")
+        case .expired, .expiringSoon:
+            return (expiredRule, "the signature is intact, but \(reason)")
+        case .notYetValid:
+            return (notYetValidRule, "the signature is intact, but \(reason)")
+        case .wrongPurpose, .signerKeyUsage:
+            return (purposeRule, "the signature is intact, but \(reason)")
+        case .hostMismatch:
+            return (hostRule, "the signature is intact, but \(reason)")
+        case .weakAlgorithm:
+            return (weakSignatureRule, "the verification policy refuses the signature: \(reason)")
+        case .valid, .notSigned, .malformed, .tampered, .unsupportedAlgorithm, .unsupportedCMS, .signerNotFound:
+            return (signatureRule, "the signature does not verify (\(verdict.code)): \(reason)")
+        }
+    }
 
     /// The rule for what the verification policy accepted with a warning (SHA-1, RSA or DSA keys
     /// under 2,048 bits, or weak algorithms allowed by `--allow-weak-crypto`).
@@ -92,15 +145,19 @@ public struct DeprecationReport: Sendable, Codable {
                 valid: verification.isValid, verdict: verification.verdict.code, reason: verification.verdict.reason,
                 signer: verification.signers.first?.subject, signerNotAfter: verification.signers.first?.notAfter)
             if !verification.isValid {
-                diagnostics.insert(
-                    Diagnostic(
-                        Self.signatureRule,
-                        "the signature does not verify (\(verification.verdict.code)): \(verification.verdict.reason ?? "")",
-                        at: .file, severity: .error),
-                    at: 0)
+                let finding = Self.finding(for: verification.verdict)
+                diagnostics.insert(Diagnostic(finding.rule, finding.message, at: .file, severity: .error), at: 0)
             }
             for warning in verification.warnings {
                 diagnostics.append(Diagnostic(Self.weakSignatureRule, warning.message, at: .file, severity: .warning))
+            }
+        }
+        if let document = lint.document {
+            let effect = DocumentEffect(document: document)
+            self.effect = effect
+            if !effect.doesAnything {
+                diagnostics.append(
+                    Diagnostic(Self.noEffectRule, Self.noEffectMessage(effect), at: .file, severity: .error))
             }
         }
         self.diagnostics = diagnostics
@@ -115,7 +172,7 @@ public struct DeprecationReport: Sendable, Codable {
         func make(_ title: String, _ neededBy: String, _ nextStep: String) -> Item {
             Item(
                 rule: diagnostic.rule, severity: diagnostic.severity, location: location, title: title,
-                neededBy: neededBy, nextStep: nextStep)
+                message: diagnostic.message, neededBy: neededBy, nextStep: nextStep)
         }
         if let guidance = RuleCatalogue.guidance(for: diagnostic.rule) {
             return make(guidance.title ?? diagnostic.message, guidance.neededBy, guidance.nextStep)

@@ -85,7 +85,7 @@ public enum RuleCatalogue {
     }
 
     private static let guidanceByRule: [RuleID: RuleGuidance] = Dictionary(
-        (all + verificationRules).compactMap { entry in entry.guidance.map { (entry.id, $0) } },
+        (all + verificationRules + effectRules).compactMap { entry in entry.guidance.map { (entry.id, $0) } },
         uniquingKeysWith: { first, _ in first })
 
     /// The findings `check` and `audit` add from verifying a signed file (the linter never
@@ -93,12 +93,57 @@ public enum RuleCatalogue {
     public static let verificationRules: [Entry] = [
         Entry(
             id: DeprecationReport.signatureRule, severity: .error,
-            summary: "A signed file whose signature does not verify.",
+            summary:
+                "A signed file whose signature does not verify: the content or the signature was altered, or it cannot be checked.",
             guidance: RuleGuidance(
-                title: "The signature does not verify.",
+                title: "The signature does not verify: the content or the signature was altered.",
                 neededBy: "A device that checks the signature rejects the file.",
                 nextStep:
-                    "Stop signing: serve the JSON unsigned (`aasa extract --no-verify --lf` after checking its content)."
+                    "Do not trust its content: get the file from its source again, or stop signing and serve JSON you have checked."
+            )),
+        Entry(
+            id: DeprecationReport.untrustedRule, severity: .error,
+            summary: "The signature is intact, but its certificate chain does not reach a trusted root.",
+            guidance: RuleGuidance(
+                title: "The signature is intact, but its certificate chain does not reach a trusted root.",
+                neededBy: "A device that checks the signature rejects the file; the content was not altered.",
+                nextStep:
+                    "See the chain's problems and the commands to check it as of its signing time: `aasa verify FILE`. Then serve the JSON unsigned (`aasa extract FILE --no-verify --lf -o apple-app-site-association`)."
+            )),
+        Entry(
+            id: DeprecationReport.expiredRule, severity: .error,
+            summary: "The signature is intact, but a certificate of its chain has expired.",
+            guidance: RuleGuidance(
+                title: "The signature is intact, but a certificate of its chain has expired.",
+                neededBy: "A device that checks the signature rejects the file; the content was not altered.",
+                nextStep:
+                    "See the dates and the command to check it as of its signing time: `aasa verify FILE`. Then serve the JSON unsigned (`aasa extract FILE --no-verify --lf -o apple-app-site-association`)."
+            )),
+        Entry(
+            id: DeprecationReport.notYetValidRule, severity: .error,
+            summary: "The signature is intact, but a certificate of its chain is not valid yet.",
+            guidance: RuleGuidance(
+                title: "The signature is intact, but a certificate of its chain is not valid yet.",
+                neededBy: "A device that checks the signature rejects the file until then.",
+                nextStep:
+                    "Check the clock of the machine that checks it, and the certificate's dates: `aasa verify FILE`."
+            )),
+        Entry(
+            id: DeprecationReport.purposeRule, severity: .error,
+            summary:
+                "The signature is intact, but the signer certificate is not for this purpose (extendedKeyUsage or keyUsage).",
+            guidance: RuleGuidance(
+                title: "The signature is intact, but the signer certificate is not for this purpose.",
+                neededBy: "A device that checks the signature rejects the file.",
+                nextStep: "Serve the JSON unsigned, or re-sign with a TLS server certificate (`aasa sign`)."
+            )),
+        Entry(
+            id: DeprecationReport.hostRule, severity: .error,
+            summary: "The signature is intact, but the signer certificate does not name the domain (--domain).",
+            guidance: RuleGuidance(
+                title: "The signature is intact, but the signer certificate does not name this domain.",
+                neededBy: "A device that checks the signature for this domain rejects the file.",
+                nextStep: "Serve the JSON unsigned, or re-sign with a certificate for the domain (`aasa sign`)."
             )),
         Entry(
             id: DeprecationReport.weakSignatureRule, severity: .warning,
@@ -108,6 +153,19 @@ public enum RuleCatalogue {
                 nextStep:
                     "Stop signing: serve the JSON unsigned; if a signature is still needed, re-sign with SHA-256 and a 2048-bit key."
             )),
+    ]
+
+    /// The findings `check` and `audit` add from what the whole file does (``DocumentEffect``).
+    public static let effectRules: [Entry] = [
+        Entry(
+            id: DeprecationReport.noEffectRule, severity: .error,
+            summary: "No app gets universal links, shared web credentials, Handoff or an App Clip from the file.",
+            guidance: RuleGuidance(
+                title: "No app gets anything from this file.",
+                neededBy: "No universal link opens an app; no other service works for this domain.",
+                nextStep:
+                    "Name each app as <App ID prefix>.<bundle ID> in appIDs, with at least one rule that is not excluded: `aasa lint FILE` lists the parts."
+            ))
     ]
 
     /// In documentation order.

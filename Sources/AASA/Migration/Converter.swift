@@ -34,8 +34,8 @@ public struct Converter: Sendable {
 
     /// Something the conversion noticed, for the user.
     public struct Note: Sendable, Equatable {
-        public enum Severity: Sendable, Equatable { case note, warning }
-        public var severity: Severity
+        public enum Level: Sendable, Equatable { case note, warning }
+        public var level: Level
         public var message: String
     }
 
@@ -116,7 +116,7 @@ public struct Converter: Sendable {
                 verified = false
                 notes.append(
                     Note(
-                        severity: .warning,
+                        level: .warning,
                         message: "unverified (--no-verify): the signature and the signer were not checked"))
                 source = "\(detection.kind.rawValue), unverified"
             }
@@ -152,7 +152,7 @@ public struct Converter: Sendable {
         if root.members == nil {
             notes.append(
                 Note(
-                    severity: .warning,
+                    level: .warning,
                     message: "the top level is \(root.typeName), not an object: this is not an AASA document"))
         }
 
@@ -163,7 +163,7 @@ public struct Converter: Sendable {
             for duplicate in duplicates {
                 notes.append(
                     Note(
-                        severity: .warning,
+                        level: .warning,
                         message:
                             "duplicate key: \(duplicate.path) appears \(duplicate.positions.count) times; kept as written"
                             + " (--preserve-format), Apple's parser uses the last one"))
@@ -172,10 +172,10 @@ public struct Converter: Sendable {
             for duplicate in duplicates {
                 notes.append(
                     Note(
-                        severity: .warning,
+                        level: .warning,
                         message: "duplicate key: \(duplicate); that is the value Apple's parser uses"))
             }
-            if file.hasByteOrderMark { notes.append(Note(severity: .note, message: "byte-order mark removed")) }
+            if file.hasByteOrderMark { notes.append(Note(level: .note, message: "byte-order mark removed")) }
             json = JSONWriter(style: options.compact ? .compact : .pretty).data(clean)
             // Self-check: the output reads back as the same JSON.
             guard let reread = try? options.limits.jsonParser.parse(json), reread.isStructurallyEqual(to: clean) else {

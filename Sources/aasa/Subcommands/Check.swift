@@ -58,15 +58,63 @@ extension AASACommand {
             }
         }
 
+        /// Whether a finding's message says only what its title says (case and the final full
+        /// stop aside).
+        static func sameSentence(_ message: String, _ title: String) -> Bool {
+            func plain(_ text: String) -> String {
+                (text.hasSuffix(".") ? String(text.dropLast()) : text).lowercased()
+            }
+            return plain(message) == plain(title)
+        }
+
+        /// A next step with the file's name where the guidance says FILE, quoted for a shell
+        /// when it needs it, so that the command can be run as printed.
+        static func filledIn(_ step: String, file: String) -> String {
+            guard file != "-" else { return step }
+            let safe = file.unicodeScalars.allSatisfy {
+                CharacterSet.alphanumerics.contains($0) && $0.isASCII || "/._-+,=:@%".unicodeScalars.contains($0)
+            }
+            let quoted = safe ? file : "'" + file.replacingOccurrences(of: "'", with: "'\\''") + "'"
+            return step.replacingOccurrences(of: " FILE", with: " " + quoted)
+        }
+
         private func text(_ report: DeprecationReport) -> [String] {
+            // The headline says what the file does (DocumentEffect), then what the verdict means.
             let verdicts: [DeprecationReport.Verdict: String] = [
-                .current: "current: follows Apple's current guidance",
-                .legacy: "legacy: works, with parts to retire",
-                .needsAttention: "needs attention: current format, with warnings to look at",
-                .broken: "broken: iOS rejects or ignores all or part of it",
+                .current: "current",
+                .legacy: "legacy",
+                .needsAttention: "needs attention",
+                .broken: "broken",
             ]
-            var lines = ["\(Diagnostics.displayName(file)): \(verdicts[report.verdict] ?? report.verdict.rawValue)"]
+            let after: [DeprecationReport.Verdict: String] = [
+                .current: "follows Apple's current guidance",
+                .legacy: "legacy parts to retire",
+                .needsAttention: "warnings to look at",
+                .broken: "errors: iOS rejects or ignores all or part of it",
+            ]
+            let does = report.effect.map { "\($0.summary); " } ?? ""
+            var lines = [
+                "\(Diagnostics.displayName(file)): \(verdicts[report.verdict] ?? report.verdict.rawValue): \(does)\(after[report.verdict] ?? "")"
+            ]
             lines.append("  kind: \(report.kind.rawValue)")
+            if let effect = report.effect {
+                for app in effect.universalLinks {
+                    lines.append(
+                        "  universal links: \(app.appID): "
+                            + (app.exampleURL.map { "opens URLs such as \($0)" } ?? "no URL opens it"))
+                }
+                for (service, apps) in [
+                    ("shared web credentials", effect.webCredentials), ("Handoff", effect.activityContinuation),
+                    ("App Clips", effect.appClips),
+                ] where !apps.isEmpty {
+                    lines.append("  \(service): \(apps.joined(separator: ", "))")
+                }
+                if !effect.unusableAppIDs.isEmpty {
+                    lines.append(
+                        "  unusable app identifiers: \(effect.unusableAppIDs.map { "\"\($0)\"" }.joined(separator: ", "))"
+                    )
+                }
+            }
             if let signature = report.signature {
                 lines.append("  signature: \(signature.verdict)" + (signature.reason.map { " (\($0))" } ?? ""))
                 if let signer = signature.signer { lines.append("  signer: \(signer)") }
@@ -86,17 +134,18 @@ extension AASACommand {
                 for rule in order {
                     let group = byRule[rule] ?? []
                     let first = group[0]
-                    let places = group.map(\.location).filter { $0 != "$" }
-                    var head = "  - [\(rule.rawValue)] \(first.title)"
-                    if places.count == 1 {
-                        head += " (at \(places[0]))"
-                    } else if places.count > 1 {
-                        head +=
-                            " (\(places.count) places: \(places.prefix(3).joined(separator: ", "))\(places.count > 3 ? ", …" : ""))"
+                    lines.append("  - [\(rule.rawValue)] \(first.title)")
+                    // Every place and every value the finding covers, each with its own message
+                    // when that says more than the title (an app ID, a path).
+                    for item in group where item.location != "$" || item.message != first.title {
+                        let place = item.location == "$" ? "" : "at \(item.location)"
+                        let says = Self.sameSentence(item.message, first.title) ? "" : item.message
+                        lines.append("      " + [place, says].filter { !$0.isEmpty }.joined(separator: ": "))
                     }
-                    lines.append(head)
-                    lines.append("      who needs it: \(first.neededBy)")
-                    lines.append("      next step:    \(first.nextStep)")
+                    // Legacy parts say who still needs them; problems say what they do.
+                    lines.append(
+                        "      \(title == "Legacy parts" ? "who needs it:" : "effect:      ") \(first.neededBy)")
+                    lines.append("      next step:    \(Self.filledIn(first.nextStep, file: file))")
                 }
             }
             lines.append("")

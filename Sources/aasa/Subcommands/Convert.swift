@@ -253,7 +253,7 @@ extension AASACommand {
                 if case .skipped(let reason) = outcome { emit(.note, "skipped: \(reason)") }
                 return "skipped"
             }
-            for note in conversion.notes { emit(note.severity == .warning ? .warning : .note, note.message) }
+            for note in conversion.notes { emit(note.level == .warning ? .warning : .note, note.message) }
             let converted = conversion.json, what = conversion.source, unverified = !conversion.verified
             let inPlace = settings.inPlace
 

@@ -887,6 +887,20 @@ struct LintRulesDocTests {
         }
     }
 
+    @Test("the findings check and audit add (verification, no-effect) each have a section with their severity")
+    func reportRuleSections() {
+        let entries = RuleCatalogue.verificationRules + RuleCatalogue.effectRules
+        #expect(entries.count == 8)
+        let lines = Self.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        for entry in entries {
+            let heading = lines.firstIndex(of: "### \(entry.id.rawValue)")
+            #expect(heading != nil, "no section for \(entry.id)")
+            guard let heading else { continue }
+            let severity = lines[(heading + 1)...].first { $0.hasPrefix("**Severity:** ") }
+            #expect(severity == "**Severity:** \(entry.severity.rawValue)", "\(entry.id)")
+        }
+    }
+
     /// Each rule section's ```json example, by rule ID.
     static let examples: [(rule: String, json: String)] = {
         var result: [(String, String)] = []

@@ -41,7 +41,7 @@ struct ConverterTests {
         let unverified = try Self.converted(
             try Converter(options: .init(verifier: nil, preserveFormat: true)).convert(signed, named: true))
         #expect(!unverified.verified && unverified.source == "pkcs7-der, unverified")
-        #expect(unverified.notes.map(\.severity) == [.warning])
+        #expect(unverified.notes.map(\.level) == [.warning])
     }
 
     @Test("a file that does not verify is a verification failure with its code, not an unreadable file")
@@ -78,7 +78,7 @@ struct ConverterTests {
         let conversion = try Self.converted(
             try Converter(options: .init(verifier: nil)).convert(Data(AASAFile.byteOrderMark) + Self.json, named: true))
         #expect(!conversion.json.starts(with: AASAFile.byteOrderMark))
-        #expect(conversion.notes.map(\.severity) == [.note])
+        #expect(conversion.notes.map(\.level) == [.note])
         #expect(conversion.notes.map(\.message) == ["byte-order mark removed"])
     }
 

@@ -114,11 +114,7 @@ enum AppIDRules {
         return diagnostics
     }
 
-    static func isBlank(_ text: String) -> Bool {
-        // An ASCII first character other than a space or tab is not white space: not blank.
-        if let first = text.utf8.first, first < 0x80, first != 0x20, first != 0x09 { return false }
-        return text.trimmingCharacters(in: .whitespaces).isEmpty
-    }
+    static func isBlank(_ text: String) -> Bool { AppIdentifierText.isBlank(text) }
 
     static func isASCIIAlphanumeric(_ character: Character) -> Bool {
         guard let ascii = character.asciiValue else { return false }
