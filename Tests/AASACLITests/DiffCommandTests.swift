@@ -90,7 +90,7 @@ struct DiffCommandTests {
             let result = CLI.run(["diff", old, new, "--format", "json"])
             #expect(result.status == 1, "\(result)")
             let json = try result.jsonObject()
-            #expect(Set(json.keys) == ["old", "new", "same", "services", "apps", "variables", "probes"])
+            #expect(Set(json.keys) == ["old", "new", "same", "services", "apps", "variables", "probes", "effect"])
             #expect(json["old"] as? String == old)
             #expect(json["same"] as? Bool == false)
             let services = try #require(json["services"] as? [[String: Any]])
@@ -109,6 +109,9 @@ struct DiffCommandTests {
             #expect(before["exclude"] as? Bool == false)
             #expect(before["caseSensitive"] as? Bool == true)
             #expect(before["percentEncoded"] as? Bool == true)
+            let effect = try #require(json["effect"] as? [String: Any])
+            #expect(Set(effect.keys) == ["old", "new"])
+            #expect((effect["old"] as? [String: Any])?["webCredentials"] as? [String] == ["T.a", "T.c"], "\(effect)")
             let probes = try #require(json["probes"] as? [String: Any])
             #expect(
                 Set(probes.keys) == [
@@ -167,6 +170,32 @@ struct DiffCommandTests {
             #expect(CLI.run(["diff", broken, old]).status == 2)
             #expect(CLI.run(["diff", old]).status == 64)
             #expect(CLI.run(["diff", "-", "-"]).status == 64)
+        }
+    }
+
+    /// Issue #13: diff says what each file does in check's words, from DocumentEffect.
+    @Test("text: what each file does, when that differs (a catch-all exclude leaves no app a link)")
+    func effectLines() throws {
+        try withTemporaryDirectory { dir in
+            let old = try Fixture.write(
+                Data(
+                    #"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"/a/*"}]}]}}"#
+                        .utf8),
+                to: dir, as: "old.json")
+            let new = try Fixture.write(
+                Data(
+                    #"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"*","exclude":true}]}]}}"#
+                        .utf8), to: dir, as: "new.json")
+            let result = CLI.run(["diff", old.path, new.path])
+            #expect(result.status == 1, "\(result)")
+            let lines = result.stdoutText.split(separator: "\n").map(String.init)
+            #expect(lines.count > 3 && lines[2] == "does: universal links for 1 app", "\(result)")
+            #expect(
+                lines[3]
+                    == "  → nothing: no app gets universal links, shared web credentials, Handoff or an App Clip from it",
+                "\(result)")
+            let same = CLI.run(["diff", old.path, old.path])
+            #expect(!same.stdoutText.contains("does:"), "\(same)")
         }
     }
 }

@@ -58,9 +58,10 @@ extension AASACommand {
                     try urlsFile.map { try URLList.open($0, maximumURLLength: limits.library.maximumURLLength) }
                     ?? AnySequence([])
                 let diff = SemanticDiff.compare(old: before, new: after, extraURLs: extra, keeping: Self.listedChanges)
+                let effect = Report.Effect(old: DocumentEffect(document: before), new: DocumentEffect(document: after))
                 switch format {
-                case .json: try JSONOutput.print(Report(old: old, new: new, diff: diff))
-                case .text: StandardStreams.out(lines: text(diff))
+                case .json: try JSONOutput.print(Report(old: old, new: new, diff: diff, effect: effect))
+                case .text: StandardStreams.out(lines: text(diff, effect: effect))
                 }
                 if !diff.isSame { throw ExitStatus.checkFailed }
             }
@@ -97,8 +98,15 @@ extension AASACommand {
             var apps: [SemanticDiff.AppChanges]
             var variables: [SemanticDiff.VariableChange]
             var probes: SemanticDiff.ProbeSummary
+            /// What each file does (``DocumentEffect``), as `check`'s headline says it.
+            var effect: Effect
 
-            init(old: String, new: String, diff: SemanticDiff) {
+            struct Effect: Encodable {
+                var old: DocumentEffect
+                var new: DocumentEffect
+            }
+
+            init(old: String, new: String, diff: SemanticDiff, effect: Effect) {
                 self.old = old
                 self.new = new
                 same = diff.isSame
@@ -106,11 +114,17 @@ extension AASACommand {
                 apps = diff.apps
                 variables = diff.variables
                 probes = diff.probes
+                self.effect = effect
             }
         }
 
-        private func text(_ diff: SemanticDiff) -> [String] {
+        private func text(_ diff: SemanticDiff, effect: Report.Effect) -> [String] {
             var lines = ["--- \(Diagnostics.displayName(old))", "+++ \(Diagnostics.displayName(new))"]
+            // What each file does, when that differs (check's headline words).
+            if effect.old.summary != effect.new.summary {
+                lines.append("does: \(effect.old.summary)")
+                lines.append("  → \(effect.new.summary)")
+            }
             for service in diff.services {
                 if !service.gained.isEmpty {
                     lines.append("\(service.service): gained \(service.gained.joined(separator: ", "))")
