@@ -55,6 +55,53 @@ static int caasa_purpose_id(caasa_purpose purpose) {
     return X509_PURPOSE_ANY;
 }
 
+/// Records each problem OpenSSL reports and goes on (the second pass of caasa_verify_chain).
+static int caasa_collect_problem(int ok, X509_STORE_CTX *ctx) {
+    if (ok) return 1;
+    caasa_chain_result *out = X509_STORE_CTX_get_app_data(ctx);
+    int error = X509_STORE_CTX_get_error(ctx), depth = X509_STORE_CTX_get_error_depth(ctx);
+    if (out == NULL || out->problem_count >= CAASA_CHAIN_PROBLEMS_MAX) return 1;
+    for (int i = 0; i < out->problem_count; i++)
+        if (out->problems[i].error == error && out->problems[i].depth == depth) return 1;
+    out->problems[out->problem_count++] = (caasa_chain_problem){caasa_classify(error), error, depth};
+    return 1;
+}
+
+/// Sets up `ctx` for `cert` with `params`: purpose, time, partial chains, host.
+static caasa_status caasa_chain_context(X509_STORE_CTX *ctx, const caasa_trust *trust, X509 *cert,
+                                        const caasa_certs *untrusted, const caasa_chain_params *params) {
+    if (!X509_STORE_CTX_init(ctx, caasa_store(trust), cert, untrusted != NULL ? caasa_stack(untrusted) : NULL))
+        return CAASA_ERR_MEMORY;
+    X509_VERIFY_PARAM *param = X509_STORE_CTX_get0_param(ctx);
+    if (!X509_STORE_CTX_set_purpose(ctx, caasa_purpose_id(params->purpose))) return CAASA_ERR_INVALID_ARGUMENT;
+    if (params->use_time) X509_VERIFY_PARAM_set_time(param, (time_t)params->time);
+    if (params->partial_chain) X509_VERIFY_PARAM_set_flags(param, X509_V_FLAG_PARTIAL_CHAIN);
+    if (params->host != NULL) {
+        if (!X509_VERIFY_PARAM_set1_host(param, params->host, 0)) return CAASA_ERR_INVALID_ARGUMENT;
+        X509_VERIFY_PARAM_set_hostflags(param, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS
+                                                   | X509_CHECK_FLAG_NEVER_CHECK_SUBJECT);
+    }
+    return CAASA_OK;
+}
+
+/// Every problem of a chain OpenSSL refused: X509_verify_cert again, with a callback that
+/// records each error and goes on, so that an untrusted chain also says it has expired. Its
+/// result is never a verdict.
+static void caasa_collect_problems(const caasa_trust *trust, X509 *cert, const caasa_certs *untrusted,
+                                   const caasa_chain_params *params, caasa_chain_result *out) {
+    X509_STORE_CTX *ctx = X509_STORE_CTX_new();
+    if (ctx == NULL) return;
+    if (caasa_chain_context(ctx, trust, cert, untrusted, params) == CAASA_OK) {
+        X509_STORE_CTX_set_app_data(ctx, out);
+        X509_STORE_CTX_set_verify_cb(ctx, caasa_collect_problem);
+        (void)X509_verify_cert(ctx);
+        STACK_OF(X509) *chain = X509_STORE_CTX_get1_chain(ctx);
+        if (chain != NULL) out->problem_chain = (caasa_certs *)chain;
+    }
+    X509_STORE_CTX_free(ctx);
+    ERR_clear_error();
+}
+
 caasa_status caasa_verify_chain(const caasa_trust *trust, const caasa_certs *leaf, size_t index,
                                 const caasa_certs *untrusted, const caasa_chain_params *params,
                                 caasa_chain_result *out) {
@@ -66,26 +113,8 @@ caasa_status caasa_verify_chain(const caasa_trust *trust, const caasa_certs *lea
 
     X509_STORE_CTX *ctx = X509_STORE_CTX_new();
     if (ctx == NULL) return CAASA_ERR_MEMORY;
-    caasa_status status = CAASA_OK;
-    if (!X509_STORE_CTX_init(ctx, caasa_store(trust), cert, untrusted != NULL ? caasa_stack(untrusted) : NULL)) {
-        status = CAASA_ERR_MEMORY;
-        goto done;
-    }
-    X509_VERIFY_PARAM *param = X509_STORE_CTX_get0_param(ctx);
-    if (!X509_STORE_CTX_set_purpose(ctx, caasa_purpose_id(params->purpose))) {
-        status = CAASA_ERR_INVALID_ARGUMENT;
-        goto done;
-    }
-    if (params->use_time) X509_VERIFY_PARAM_set_time(param, (time_t)params->time);
-    if (params->partial_chain) X509_VERIFY_PARAM_set_flags(param, X509_V_FLAG_PARTIAL_CHAIN);
-    if (params->host != NULL) {
-        if (!X509_VERIFY_PARAM_set1_host(param, params->host, 0)) {
-            status = CAASA_ERR_INVALID_ARGUMENT;
-            goto done;
-        }
-        X509_VERIFY_PARAM_set_hostflags(param, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS
-                                                   | X509_CHECK_FLAG_NEVER_CHECK_SUBJECT);
-    }
+    caasa_status status = caasa_chain_context(ctx, trust, cert, untrusted, params);
+    if (status != CAASA_OK) goto done;
 
     int verified = X509_verify_cert(ctx);
     out->error = verified == 1 ? X509_V_OK : X509_STORE_CTX_get_error(ctx);
@@ -126,14 +155,21 @@ caasa_status caasa_verify_chain(const caasa_trust *trust, const caasa_certs *lea
         }
     }
     ERR_clear_error();  // the verdict is in `out`; the queue holds nothing more useful
+    if (verified != 1) caasa_collect_problems(trust, cert, untrusted, params, out);
 
 done:
     X509_STORE_CTX_free(ctx);
     return status;
 }
 
+const char *caasa_chain_error_string(int error) {
+    const char *text = X509_verify_cert_error_string(error);
+    return text != NULL ? text : "unknown error";
+}
+
 void caasa_chain_result_clear(caasa_chain_result *result) {
     caasa_certs_free(result->chain);
     caasa_certs_free(result->error_certificate);
+    caasa_certs_free(result->problem_chain);
     memset(result, 0, sizeof *result);
 }

@@ -314,4 +314,47 @@ struct VerifyCommandTests {
         #expect(report["valid"] as? Bool == false)
         #expect((report["reason"] as? String)?.isEmpty == false)
     }
+
+    // MARK: - Every problem of a chain, and the next step (issue #13)
+
+    /// The artsy.net file of 2015: untrusted today, and its signer (2016) and intermediate
+    /// (2022) have expired. verify used to say only "untrusted".
+    @Test("corpus artsy 2015 file: every problem of the chain with its date, and the commands that check it as of 2015")
+    func everyChainProblem() throws {
+        let file = CLI.realSigned("artsy_artsy-eigen-web-association_aasa-20150915-a.p7m")
+        let result = CLI.run(["verify", file])
+        #expect(result.status == 1, "\(result)")
+        let lines = result.stdoutText.split(separator: "\n").map(String.init)
+        let intermediate = "C=US, O=GeoTrust Inc., CN=GeoTrust SSL CA - G3"
+        let problems = try #require(lines.firstIndex(of: "  problems:"), "\(result)")
+        #expect(
+            Array(lines[(problems + 1)...].prefix(3)) == [
+                "    untrusted: unable to get local issuer certificate (certificate at chain depth 1 \"\(intermediate)\")",
+                "    expired: signer certificate \"C=US, ST=New York, L=New York, O=Artsy Inc., CN=*.artsy.net\" expired at 2016-02-15T23:59:59Z",
+                "    expired: certificate at chain depth 1 \"\(intermediate)\" expired at 2022-05-20T21:36:50Z",
+            ], "\(result)")
+        #expect(lines.contains("    aasa inspect \(file) --format pem --certificate 1 > issuer-1.pem"), "\(result)")
+        #expect(
+            lines.contains(
+                "    aasa verify \(file) --ca-file issuer-1.pem --no-system-roots --partial-chain --at 2015-04-08T00:00:00Z"
+            ), "\(result)")
+        #expect(
+            result.stdoutText.contains(
+                "07:45:41:EC:DF:88:ED:99:2E:D5:AD:E3:EC:DD:EF:27:A2:6B:A1:B4:44:80:A1:95:C0:A8:DA:DA:E2:52:1D:8E"),
+            "the issuer's fingerprint, to compare: \(result)")
+
+        let json = CLI.run(["verify", file, "--format", "json"])
+        let problemsJSON = try #require(try json.jsonObject()["problems"] as? [[String: Any]])
+        #expect(problemsJSON.map { $0["verdict"] as? String } == ["untrusted", "expired", "expired"], "\(json)")
+    }
+
+    @Test("a valid file has no problems and no next step; JSON has an empty problems array")
+    func validHasNoProblems() throws {
+        let file = Repository.examples.appendingPathComponent("apple-app-site-association.p7m").path
+        let result = CLI.run(["verify", file] + Fixture.testTrust)
+        #expect(result.status == 0, "\(result)")
+        #expect(!result.stdoutText.contains("problems:") && !result.stdoutText.contains("next step:"), "\(result)")
+        let json = CLI.run(["verify", file, "--format", "json"] + Fixture.testTrust)
+        #expect((try json.jsonObject()["problems"] as? [Any])?.isEmpty == true, "\(json)")
+    }
 }

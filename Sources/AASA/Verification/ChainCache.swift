@@ -46,6 +46,8 @@ public final class ChainCache: @unchecked Sendable {
         var chain: [CertificateInfo]
         /// The verification policy's warnings on the chain.
         var warnings: [PolicyFinding]
+        /// Every problem of a refused chain.
+        var problems: [VerificationVerdict]
         /// Keeps the trust store (and so its `ObjectIdentifier` in the key) alive.
         var trust: TrustStore
     }

@@ -20,6 +20,13 @@ public struct VerificationResult: Sendable {
     /// 2,048 bits, or anything weak allowed by ``VerificationOptions/allowWeakCrypto``), as far
     /// as verification got.
     public var warnings: [PolicyFinding] = []
+    /// When the chain was refused: every problem it has, not only the verdict's (an untrusted
+    /// chain whose signer has also expired, say), each with its certificate and dates. Found
+    /// by a second pass that goes on past each problem; the verdict alone decides.
+    public var chainProblems: [VerificationVerdict] = []
+    /// The certificates the file embeds, in the order it holds them (`aasa inspect` lists them
+    /// so, and `--certificate N` picks one).
+    public var embeddedCertificates: [CertificateInfo] = []
 
     /// Whether the file is valid.
     public var isValid: Bool { verdict.isValid }

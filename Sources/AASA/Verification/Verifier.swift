@@ -108,9 +108,11 @@ public struct Verifier: Sendable {
             if index == 0 { firstChain = check.chain }
             warnings += check.warnings
             if let verdict = check.failure {
-                return result(
+                var failed = result(
                     verdict, kind, checkedAt, message, signers: signature.signerInfos, chain: firstChain,
                     warnings: warnings)
+                failed.chainProblems = check.problems
+                return failed
             }
             if let days = options.minimumDaysValid,
                 let soonest = check.chain.min(by: { $0.notAfter < $1.notAfter }),
@@ -121,9 +123,11 @@ public struct Verifier: Sendable {
                     signers: signature.signerInfos, chain: firstChain, warnings: warnings)
             }
         }
-        return VerificationResult(
+        var valid = VerificationResult(
             verdict: .valid, kind: kind, checkedAt: checkedAt, signerInfos: message.signerInfos,
             signers: signature.signerInfos, chain: firstChain, content: signature.content, warnings: warnings)
+        valid.embeddedCertificates = message.certificates.map(\.info)
+        return valid
     }
 
     private func result(
@@ -131,9 +135,11 @@ public struct Verifier: Sendable {
         signers: [CertificateInfo] = [], chain: [CertificateInfo] = [], warnings: [PolicyFinding] = []
     ) -> VerificationResult {
         precondition(verdict != .valid)
-        return VerificationResult(
+        var failed = VerificationResult(
             verdict: verdict, kind: kind, checkedAt: checkedAt, signerInfos: message?.signerInfos ?? [],
             signers: signers, chain: chain, content: nil, warnings: warnings)
+        failed.embeddedCertificates = message?.certificates.map(\.info) ?? []
+        return failed
     }
 
     // MARK: Signatures
@@ -206,26 +212,31 @@ public struct Verifier: Sendable {
     private func cachedChainCheck(
         of signers: CertificateStack, index: Int, signer: CertificateInfo, untrusted: CertificateStack,
         untrustedCertificates: [X509Certificate], at checkedAt: Date
-    ) -> (failure: VerificationVerdict?, chain: [CertificateInfo], warnings: [PolicyFinding]) {
+    ) -> (
+        failure: VerificationVerdict?, chain: [CertificateInfo], warnings: [PolicyFinding],
+        problems: [VerificationVerdict]
+    ) {
         guard let chainCache else {
             let check = checkChain(
                 of: signers, index: index, untrusted: untrusted, at: checkedAt, requireDigitalSignature: true)
-            return (check.failure, check.chain, check.warnings)
+            return (check.failure, check.chain, check.warnings, check.problems)
         }
         let key = ChainCache.Key(
             signer: signer.sha256Fingerprint, untrusted: untrustedCertificates.map(\.info.sha256Fingerprint),
             trust: ObjectIdentifier(trust), purpose: options.purpose,
             time: Int64(checkedAt.timeIntervalSince1970.rounded(.down)), hostname: options.hostname,
             allowPartialChain: options.allowPartialChain, allowWeakCrypto: options.allowWeakCrypto)
-        if let entry = chainCache.lookup(key) { return (entry.failure, entry.chain, entry.warnings) }
+        if let entry = chainCache.lookup(key) { return (entry.failure, entry.chain, entry.warnings, entry.problems) }
         let check = checkChain(
             of: signers, index: index, untrusted: untrusted, at: checkedAt, requireDigitalSignature: true)
         if check.ran {  // a check that could not run (out of memory) is not an answer to keep
             chainCache.store(
-                ChainCache.Entry(failure: check.failure, chain: check.chain, warnings: check.warnings, trust: trust),
+                ChainCache.Entry(
+                    failure: check.failure, chain: check.chain, warnings: check.warnings, problems: check.problems,
+                    trust: trust),
                 for: key)
         }
-        return (check.failure, check.chain, check.warnings)
+        return (check.failure, check.chain, check.warnings, check.problems)
     }
 
     /// Builds and checks the chain of `signers[index]`, the verification policy included (and the
@@ -234,7 +245,10 @@ public struct Verifier: Sendable {
     func checkChain(
         of signers: CertificateStack, index: Int, untrusted: CertificateStack, at checkedAt: Date,
         requireDigitalSignature: Bool
-    ) -> (failure: VerificationVerdict?, chain: [CertificateInfo], warnings: [PolicyFinding], ran: Bool) {
+    ) -> (
+        failure: VerificationVerdict?, chain: [CertificateInfo], warnings: [PolicyFinding],
+        problems: [VerificationVerdict], ran: Bool
+    ) {
         var outcome = caasa_chain_result()
         defer { caasa_chain_result_clear(&outcome) }
         let status: caasa_status = options.hostname.withOptionalCString { host in
@@ -248,7 +262,7 @@ public struct Verifier: Sendable {
         }
         guard status == .CAASA_OK else {
             let error = AASAError.fromStatus(status, "cannot check the certificate chain")
-            return (.untrusted(error.message, certificate: nil, depth: 0), [], [], false)
+            return (.untrusted(error.message, certificate: nil, depth: 0), [], [], [], false)
         }
         let chain =
             outcome.chain.flatMap {
@@ -261,30 +275,74 @@ public struct Verifier: Sendable {
         let detail = String(fixedCString: outcome.error_string)
         let findings = PolicyFinding.all(in: outcome.policy)
         let warnings = findings.filter { !$0.refused }
+        let problems = Self.problems(of: outcome, verdict: self, at: checkedAt)
         guard let certificate = failing ?? chain.first else {
             return outcome.failure == .CAASA_CHAIN_OK
-                ? (nil, chain, warnings, true)
-                : (.untrusted(detail, certificate: nil, depth: depth), chain, warnings, true)
+                ? (nil, chain, warnings, problems, true)
+                : (.untrusted(detail, certificate: nil, depth: depth), chain, warnings, problems, true)
         }
         let verdict: VerificationVerdict?
         switch outcome.failure {
-        case .CAASA_CHAIN_OK: verdict = nil
-        case .CAASA_CHAIN_EXPIRED: verdict = .expired(certificate: certificate, depth: depth)
-        case .CAASA_CHAIN_NOT_YET_VALID: verdict = .notYetValid(certificate: certificate, depth: depth)
-        case .CAASA_CHAIN_WRONG_PURPOSE:
-            verdict = .wrongPurpose(options.purpose, certificate: certificate, depth: depth)
-        case .CAASA_CHAIN_HOST_MISMATCH:
-            verdict = .hostMismatch(host: options.hostname ?? "", certificate: chain.first ?? certificate)
-        case .CAASA_CHAIN_UNTRUSTED, .CAASA_CHAIN_BAD_CERT_SIGNATURE, .CAASA_CHAIN_OTHER:
-            verdict = .untrusted(detail, certificate: certificate, depth: depth)
         case .CAASA_CHAIN_WEAK_ALGORITHM:
             let refused = findings.first(where: \.refused)
             verdict = .weakAlgorithm(
                 (refused?.message ?? detail) + " (\"\(certificate.subject)\")")
         case .CAASA_CHAIN_KEY_USAGE:
             verdict = .signerKeyUsage(certificate: certificate, keyUsage: KeyUsage.names(outcome.key_usage))
+        default:
+            verdict = self.verdict(
+                outcome.failure, detail: detail, certificate: certificate, depth: depth, leaf: chain.first)
         }
-        return (verdict, chain, warnings, true)
+        return (verdict, chain, warnings, problems, true)
+    }
+
+    /// The verdict for one chain failure OpenSSL reported; nil for none.
+    private func verdict(
+        _ failure: caasa_chain_failure, detail: String, certificate: CertificateInfo, depth: Int,
+        leaf: CertificateInfo?
+    ) -> VerificationVerdict? {
+        switch failure {
+        case .CAASA_CHAIN_OK: return nil
+        case .CAASA_CHAIN_EXPIRED: return .expired(certificate: certificate, depth: depth)
+        case .CAASA_CHAIN_NOT_YET_VALID: return .notYetValid(certificate: certificate, depth: depth)
+        case .CAASA_CHAIN_WRONG_PURPOSE:
+            return .wrongPurpose(options.purpose, certificate: certificate, depth: depth)
+        case .CAASA_CHAIN_HOST_MISMATCH:
+            return .hostMismatch(host: options.hostname ?? "", certificate: leaf ?? certificate)
+        case .CAASA_CHAIN_UNTRUSTED, .CAASA_CHAIN_BAD_CERT_SIGNATURE, .CAASA_CHAIN_OTHER,
+            .CAASA_CHAIN_WEAK_ALGORITHM, .CAASA_CHAIN_KEY_USAGE:
+            return .untrusted(detail, certificate: certificate, depth: depth)
+        }
+    }
+
+    /// Every problem of a refused chain (``VerificationResult/chainProblems``), each with its
+    /// certificate and dates.
+    private static func problems(
+        of outcome: caasa_chain_result, verdict owner: Verifier, at checkedAt: Date
+    ) -> [VerificationVerdict] {
+        guard outcome.problem_count > 0, let pointer = outcome.problem_chain,
+            let chain = try? CertificateStack.borrowing(pointer).certificates().map(\.info), !chain.isEmpty
+        else { return [] }
+        let recorded = withUnsafeBytes(of: outcome.problems) { raw in
+            Array(raw.bindMemory(to: caasa_chain_problem.self).prefix(Int(outcome.problem_count)))
+        }
+        var problems = recorded.compactMap { problem in
+            let depth = Int(problem.depth)
+            let certificate = chain[min(max(depth, 0), chain.count - 1)]
+            return owner.verdict(
+                problem.failure, detail: String(cString: caasa_chain_error_string(problem.error)),
+                certificate: certificate, depth: depth, leaf: chain.first)
+        }
+        // OpenSSL does not check the dates of the top certificate of a chain that reaches no
+        // trusted root (nothing verifies its signature either): its dates are said here.
+        for (depth, certificate) in chain.enumerated() {
+            let dated: VerificationVerdict? =
+                checkedAt > certificate.notAfter
+                ? .expired(certificate: certificate, depth: depth)
+                : checkedAt < certificate.notBefore ? .notYetValid(certificate: certificate, depth: depth) : nil
+            if let dated, !problems.contains(dated) { problems.append(dated) }
+        }
+        return problems
     }
 }
 

@@ -67,6 +67,16 @@ typedef enum CAASA_CLOSED_ENUM caasa_chain_failure {
     CAASA_CHAIN_KEY_USAGE,        ///< the leaf's keyUsage does not allow digitalSignature
 } caasa_chain_failure;
 
+/// One problem of a chain that failed (see `caasa_chain_result.problems`).
+typedef struct caasa_chain_problem {
+    caasa_chain_failure failure;
+    int error;                      ///< OpenSSL's X509_V_ERR_* code
+    int depth;                      ///< in `problem_chain`, 0 = the leaf
+} caasa_chain_problem;
+
+/// The most problems of one chain recorded.
+#define CAASA_CHAIN_PROBLEMS_MAX 8
+
 /// The outcome of a chain check. Free with `caasa_chain_result_clear`.
 typedef struct caasa_chain_result {
     caasa_chain_failure failure;
@@ -77,6 +87,12 @@ typedef struct caasa_chain_result {
     caasa_certs *_Nullable error_certificate; ///< the certificate at error_depth (one element)
     unsigned int key_usage;         ///< CAASA_CHAIN_KEY_USAGE: the leaf's keyUsage bits (X509v3_KU_*)
     caasa_policy_report policy;     ///< the policy's findings on the chain (when X509_verify_cert passed)
+    /// When OpenSSL refused the chain: every problem it has, not only the first (untrusted
+    /// *and* expired *and* for another host), found by a second pass that goes on past each.
+    /// Informational only: `failure` is the verdict.
+    int problem_count;
+    caasa_chain_problem problems[CAASA_CHAIN_PROBLEMS_MAX];
+    caasa_certs *_Nullable problem_chain; ///< the chain that pass built, leaf first
 } caasa_chain_result;
 
 /// Builds and checks the chain of `leaf[index]` to the anchors in `trust`, using the
@@ -88,6 +104,9 @@ typedef struct caasa_chain_result {
 caasa_status caasa_verify_chain(const caasa_trust *trust, const caasa_certs *leaf, size_t index,
                                 const caasa_certs *_Nullable untrusted,
                                 const caasa_chain_params *params, caasa_chain_result *out);
+
+/// OpenSSL's words for an X509_V_ERR_* code (X509_verify_cert_error_string); never NULL.
+const char *caasa_chain_error_string(int error);
 
 /// Frees what a `caasa_chain_result` holds and zeroes it.
 void caasa_chain_result_clear(caasa_chain_result *result);

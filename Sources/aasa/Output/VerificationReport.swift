@@ -20,6 +20,13 @@ struct VerificationReport: Encodable {
     var chain: [CertificateInfo]
     /// The verification policy's warnings, one sentence each (SHA-1, keys under 2048 bits, …).
     var warnings: [String]
+    /// Every problem of a refused chain, the verdict's first: `{verdict, reason}`.
+    var problems: [Problem]
+
+    struct Problem: Encodable {
+        var verdict: String
+        var reason: String
+    }
 
     init(path: String, result: VerificationResult, options: VerificationOptions) {
         self.path = path
@@ -34,10 +41,12 @@ struct VerificationReport: Encodable {
         signer = result.signers.first
         chain = result.chain
         warnings = result.warnings.map(\.message)
+        problems = TextReport.problems(of: result).map { Problem(verdict: $0.code, reason: $0.reason ?? $0.code) }
     }
 
     enum CodingKeys: String, CodingKey {
         case path, valid, verdict, reason, kind, checkedAt, purpose, domain, signerInfos, signer, chain, warnings
+        case problems
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -54,6 +63,7 @@ struct VerificationReport: Encodable {
         try container.encode(signer, forKey: .signer)
         try container.encode(chain, forKey: .chain)
         try container.encode(warnings, forKey: .warnings)
+        try container.encode(problems, forKey: .problems)
     }
 }
 
@@ -77,9 +87,23 @@ enum TextReport {
         return lines
     }
 
+    /// Every problem of a refused chain, the verdict's first; empty when valid.
+    static func problems(of result: VerificationResult) -> [VerificationVerdict] {
+        guard !result.isValid else { return [] }
+        var all = [result.verdict]
+        for problem in result.chainProblems where !all.contains(problem) { all.append(problem) }
+        return all
+    }
+
     static func verification(path: String, result: VerificationResult) -> [String] {
         var lines = ["\(Diagnostics.displayName(path)): \(result.verdict.code)"]
         if let reason = result.verdict.reason { lines.append("  reason:     \(reason)") }
+        // Every problem of the chain, not only the first: untrusted *and* expired, with dates.
+        let problems = problems(of: result)
+        if problems.count > 1 {
+            lines.append("  problems:")
+            for problem in problems { lines.append("    \(problem.code): \(problem.reason ?? "")") }
+        }
         for warning in result.warnings { lines.append("  warning:    \(warning.message)") }
         lines.append("  kind:       \(result.kind.rawValue)")
         lines.append("  checked at: \(date(result.checkedAt))")
@@ -97,6 +121,27 @@ enum TextReport {
             lines.append("  chain:")
             for (depth, info) in result.chain.enumerated() { lines.append("    \(depth) \(info.subject)") }
         }
+        if let check = SigningTimeCheck(result) { lines += nextStep(check, path: path) }
         return lines
+    }
+
+    /// The commands that check the file as of its signing time (``SigningTimeCheck``).
+    static func nextStep(_ check: SigningTimeCheck, path: String) -> [String] {
+        let file = path == "-" ? "FILE" : ShellWord.quoted(path)
+        let at = date(check.time)
+        guard let issuer = check.issuer else {
+            return [
+                "  next step:  check it as of a time when its certificates were all valid:",
+                "    aasa verify \(file) --at \(at)",
+            ]
+        }
+        let pem = "issuer-\(issuer.index).pem"
+        return [
+            "  next step:  check it as of its signing time, trusting the issuer it embeds, \"\(issuer.certificate.subject)\"",
+            "              (it comes from the file itself: compare its SHA-256 with an independent copy first,",
+            "              \(issuer.certificate.sha256Fingerprint)):",
+            "    aasa inspect \(file) --format pem --certificate \(issuer.index) > \(pem)",
+            "    aasa verify \(file) --ca-file \(pem) --no-system-roots --partial-chain --at \(at)",
+        ]
     }
 }

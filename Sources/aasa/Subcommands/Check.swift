@@ -71,11 +71,7 @@ extension AASACommand {
         /// when it needs it, so that the command can be run as printed.
         static func filledIn(_ step: String, file: String) -> String {
             guard file != "-" else { return step }
-            let safe = file.unicodeScalars.allSatisfy {
-                CharacterSet.alphanumerics.contains($0) && $0.isASCII || "/._-+,=:@%".unicodeScalars.contains($0)
-            }
-            let quoted = safe ? file : "'" + file.replacingOccurrences(of: "'", with: "'\\''") + "'"
-            return step.replacingOccurrences(of: " FILE", with: " " + quoted)
+            return step.replacingOccurrences(of: " FILE", with: " " + ShellWord.quoted(file))
         }
 
         private func text(_ report: DeprecationReport) -> [String] {
