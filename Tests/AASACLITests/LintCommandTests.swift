@@ -159,6 +159,44 @@ struct LintCommandTests {
         #expect(strict.status == 0, "\(strict)")
     }
 
+    @Test("--fail-on at the boundary: a file with only a warning (and an info) fails at warning, not at error")
+    func failOnBoundary() throws {
+        try withTemporaryDirectory { dir in
+            let file = try Fixture.write(LintFixture.warnings, to: dir, as: "warn.json")
+            let plain = lint([file.path])
+            for (level, status) in [("info", 1), ("deprecation", 1), ("warning", 1), ("error", 0)] {
+                let result = lint([file.path, "--fail-on", level])
+                #expect(result.status == status, "--fail-on \(level): \(result)")
+                #expect(result.stdout == plain.stdout, "--fail-on changes the status, not the output")
+                #expect(result.stderr == plain.stderr)
+            }
+            // --fail-on counts hidden findings, as --strict does.
+            let hidden = lint([file.path, "--fail-on", "warning", "--min-severity", "error"])
+            #expect(hidden.status == 1 && hidden.stdout.isEmpty, "\(hidden)")
+        }
+    }
+
+    @Test("--fail-on: a file with deprecations only fails at deprecation; the default is error")
+    func failOnDeprecation() {
+        #expect(lint([LintFixture.examplePlain, "--fail-on", "deprecation"]).status == 1)
+        #expect(lint([LintFixture.examplePlain, "--fail-on", "warning"]).status == 0)
+        #expect(lint([LintFixture.examplePlain]).status == 0)
+    }
+
+    @Test(
+        "--strict with --fail-on is a usage error (--strict is --fail-on warning)",
+        arguments: [["--strict", "--fail-on", "warning"], ["--fail-on", "error", "--strict"]])
+    func strictWithFailOn(args: [String]) throws {
+        try withTemporaryDirectory { dir in
+            let file = try Fixture.write(LintFixture.warnings, to: dir, as: "warn.json")
+            let result = lint([file.path] + args)
+            #expect(result.status == 64, "\(result)")
+            #expect(result.stdout.isEmpty, "\(result)")
+            #expect(result.stderr.contains("--strict is --fail-on warning"), "\(result)")
+            #expect(result.stderr.contains("Usage: aasa lint"), "\(result)")
+        }
+    }
+
     @Test("a clean file: exit 0, nothing on stdout, no summary on stderr (also with --strict)")
     func cleanFile() throws {
         try withTemporaryDirectory { dir in
@@ -568,7 +606,10 @@ struct LintCommandTests {
 
     @Test(
         "usage errors exit 64",
-        arguments: [[], ["--min-severity", "bogus", "x.json"], ["--format", "xml", "x.json"], ["--bogus", "x.json"]])
+        arguments: [
+            [], ["--min-severity", "bogus", "x.json"], ["--format", "xml", "x.json"], ["--bogus", "x.json"],
+            ["--fail-on", "never", "x.json"],
+        ])
     func usageErrors(args: [String]) {
         let result = lint(args)
         #expect(result.status == 64, "\(result)")
