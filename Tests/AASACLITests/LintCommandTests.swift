@@ -1,3 +1,4 @@
+import AASA
 import AASATestSupport
 import Foundation
 import Testing
@@ -595,6 +596,49 @@ struct LintCommandTests {
         #expect(documented.count >= 30, "rule headings in docs/rules.md: \(documented)")
         #expect(ids == documented, "--list-rules and the ## headings of docs/rules.md differ")
         #expect(ids.contains("invalid-json") && ids.contains("missing-appid") && ids.contains("signed-file"))
+    }
+
+    @Test(
+        "--list-rules --format json: an array of every rule of RuleCatalogue.all, with id, severity, summary, guidance")
+    func listRulesJSON() throws {
+        let result = lint(["--list-rules", "--format", "json"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.isEmpty, "\(result)")
+        let rules = try #require(
+            try JSONSerialization.jsonObject(with: result.stdout) as? [[String: Any]], "\(result)")
+        #expect(rules.count == RuleCatalogue.all.count)
+        #expect(rules.map { $0["id"] as? String } == RuleCatalogue.all.map(\.id.rawValue))
+        #expect(rules.map { $0["id"] as? String } == listedRuleIDs(), "the same rules, in the order of the text")
+        for (rule, entry) in zip(rules, RuleCatalogue.all) {
+            #expect(rule["severity"] as? String == entry.severity.rawValue, "\(rule)")
+            #expect(rule["summary"] as? String == entry.summary, "\(rule)")
+            #expect(rule.keys.contains("guidance"), "guidance is null, not left out: \(rule)")
+            if let guidance = entry.guidance {
+                let written = try #require(rule["guidance"] as? [String: Any], "\(rule)")
+                #expect(written["neededBy"] as? String == guidance.neededBy)
+                #expect(written["nextStep"] as? String == guidance.nextStep)
+                #expect(written["title"] as? String == guidance.title)
+            } else {
+                #expect(rule["guidance"] is NSNull, "\(rule)")
+            }
+        }
+        #expect(RuleCatalogue.all.contains { $0.guidance != nil }, "some rule has guidance to check")
+
+        let lines = lint(["--list-rules", "--format", "jsonl"])
+        #expect(lines.status == 0, "\(lines)")
+        let records = try lines.stdoutText.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(records.map { $0["id"] as? String } == RuleCatalogue.all.map(\.id.rawValue))
+    }
+
+    @Test("--list-rules --format sarif is a usage error: SARIF logs a lint run, and every such log lists the rules")
+    func listRulesSARIF() {
+        let result = lint(["--list-rules", "--format", "sarif"])
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stdout.isEmpty, "\(result)")
+        #expect(result.stderr.contains("--list-rules prints text, json or jsonl"), "\(result)")
+        #expect(result.stderr.contains("Usage: aasa lint"), "\(result)")
     }
 
     @Test("--list-rules ignores file arguments")

@@ -43,7 +43,9 @@ extension AASACommand {
             help: "Show only findings at or above: info (default), deprecation, warning, error.")
         var minSeverity: Severity = .info
 
-        @Flag(name: .customLong("list-rules"), help: "List every rule ID with its severity and exit.")
+        @Flag(
+            name: .customLong("list-rules"),
+            help: "List every rule ID with its severity and summary and exit (--format text, json or jsonl).")
         var listRules = false
 
         @OptionGroup(title: "Batch")
@@ -55,6 +57,11 @@ extension AASACommand {
         func validate() throws {
             if files.isEmpty && !listRules {
                 throw ValidationError("give at least one file to lint ('-' for standard input), or --list-rules")
+            }
+            if listRules && format.value == .sarif {
+                throw ValidationError(
+                    "--list-rules prints text, json or jsonl; in SARIF the rules are the tool.driver.rules of every lint --format sarif log"
+                )
             }
             if strict && failOn.level != nil {
                 throw ValidationError("--strict is --fail-on warning: give one or the other")
@@ -90,15 +97,7 @@ extension AASACommand {
         }
 
         func run() throws {
-            if listRules {
-                for entry in RuleCatalogue.all {
-                    StandardStreams.out(
-                        line:
-                            "\(entry.id.rawValue.padding(toLength: 30, withPad: " ", startingAt: 0)) \(entry.severity.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)) \(entry.summary)"
-                    )
-                }
-                return
-            }
+            if listRules { return try RuleList.print(format.value) }
             let expansion = batch.expand(files, what: "lint")
             var frontend = BatchFrontend("lint", expansion)
             let items = expansion.items
