@@ -81,7 +81,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AASACLITests",
-            dependencies: ["aasa", "AASATestSupport"]
+            dependencies: ["aasa", "AASA", "AASATestSupport"]
         ),
         // Against a real nginx on 127.0.0.1 (started by the tests) with the certs/ PKI.
         .testTarget(

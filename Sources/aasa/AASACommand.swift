@@ -30,7 +30,20 @@ struct AASACommand: ParsableCommand {
     static func main() {
         DescriptorLimit.raiseToHardLimit()
         refuseArgumentsNotInUTF8()
+        refuseMistypedSubcommand()
         main(nil)
+    }
+
+    /// `aasa chek`: argument-parser would say only "Unexpected argument 'chek'". A first
+    /// argument that is no subcommand but close to one is the same usage error (64, the same
+    /// usage lines) with a hint: "Unknown subcommand 'chek'. Did you mean 'check'?"
+    /// (``SubcommandSuggestion``). Anything else is left to argument-parser.
+    private static func refuseMistypedSubcommand() {
+        guard let word = CommandLine.arguments.dropFirst().first, !word.hasPrefix("-"), word != "help" else { return }
+        let names = configuration.subcommands.compactMap { $0.configuration.commandName }
+        guard let message = SubcommandSuggestion.message(for: word, among: names) else { return }
+        StandardStreams.err(fullMessage(for: ValidationError(message)) + "\n")
+        Foundation.exit(ExitStatus.usage.rawValue)
     }
 
     /// Swift reads each argument as UTF-8, replacing what is not with U+FFFD: a file name in

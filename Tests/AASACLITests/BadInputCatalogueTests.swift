@@ -232,10 +232,12 @@ struct BadInputCatalogueTests {
         Case(
             name: "match: invalid JSON", arguments: { ["match", try write(Data("{".utf8), "bad.json", in: $0), "/a"] },
             status: 2, names: "bad.json", says: ["cannot match"]),
+        // A valid file without applinks apps ("{}") is no bad input: every URL opens no app, exit 1
+        // (MatchCommandTests). A top level that is not an object is no AASA document.
         Case(
-            name: "match: no applinks app",
-            arguments: { ["match", try write(Data("{}".utf8), "empty.json", in: $0), "/a"] }, status: 2,
-            names: "empty.json", says: ["no applinks app"]),
+            name: "match: a top level that is not an object",
+            arguments: { ["match", try write(Data("[]".utf8), "array.json", in: $0), "/a"] }, status: 2,
+            names: "array.json", says: ["cannot match"]),
         Case(
             name: "match: a missing URL list",
             arguments: { dir in

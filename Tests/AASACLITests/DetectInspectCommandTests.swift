@@ -168,6 +168,54 @@ struct InspectCommandTests {
         #expect(content["size"] as? Int == 409)
     }
 
+    /// The Handbid file's certificate set holds its leaf twice, the same DER (`openssl smime -pk7out
+    /// -in FILE | openssl pkcs7 -print_certs` lists it twice; its -certfile named the leaf itself).
+    @Test("corpus Handbid file: the leaf included twice gets a warning naming it and its places, text")
+    func duplicateCertificateText() throws {
+        let path = CLI.realSigned(Self.handbid)
+        let result = CLI.run(["inspect", path])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.isEmpty, "a finding of the report, not a diagnostic: \(result)")
+        let lines = result.stdoutText.split(separator: "\n").map(String.init)
+        let subject =
+            "OU=GT13007547, OU=See www.rapidssl.com/resources/cps (c)14, OU=Domain Control Validated - RapidSSL(R), CN=*.hand.bid"
+        let first = try #require(lines.firstIndex(of: "    [0]"), "\(result)")
+        let second = try #require(lines.firstIndex(of: "    [1]"), "\(result)")
+        let repeated =
+            "      warning:  certificate \"\(subject)\" appears 2 times in the file ([0], [1]): the same DER, included more than once"
+        #expect(lines[first..<second].contains(repeated), "in the block of [0]: \(result)")
+        #expect(
+            lines[second...].contains("      warning:  the same certificate (the same DER) as [0], included again"),
+            "in the block of [1]: \(result)")
+        #expect(lines.filter { $0.contains("warning:") }.count == 2, "\(result)")
+    }
+
+    @Test("corpus Handbid file: each certificate entry of --format json has occurrences 2")
+    func duplicateCertificateJSON() throws {
+        let result = CLI.run(["inspect", "--format", "json", CLI.realSigned(Self.handbid)])
+        #expect(result.status == 0, "\(result)")
+        let certificates = try #require(try result.jsonObject()["certificates"] as? [[String: Any]])
+        #expect(certificates.map { $0["occurrences"] as? Int } == [2, 2], "\(result)")
+        #expect(Set(certificates.compactMap { $0["sha256Fingerprint"] as? String }).count == 1, "the same certificate")
+        // SignerInfos have no occurrences.
+        let infos = try #require(try result.jsonObject()["signerInfos"] as? [[String: Any]])
+        #expect(infos.allSatisfy { $0["occurrences"] == nil }, "\(result)")
+    }
+
+    @Test(
+        "corpus artsy files (leaf and intermediate, no repeat): no repeat warning, occurrences 1",
+        arguments: CLI.realSignedFiles.filter { $0.hasPrefix("artsy") })
+    func noDuplicateCertificate(name: String) throws {
+        let text = CLI.run(["inspect", CLI.realSigned(name)])
+        #expect(text.status == 0, "\(text)")
+        #expect(text.stdoutText.contains("certificates (2, in file order)"), "\(text)")
+        #expect(!text.stdoutText.contains("times in the file"), "\(text)")
+        #expect(!text.stdoutText.contains("included again"), "\(text)")
+        let json = CLI.run(["inspect", "--format", "json", CLI.realSigned(name)])
+        let certificates = try #require(try json.jsonObject()["certificates"] as? [[String: Any]])
+        #expect(certificates.map { $0["occurrences"] as? Int } == [1, 1], "\(json)")
+    }
+
     @Test("corpus artsy files: SHA-1, leaf first", arguments: CLI.realSignedFiles.filter { $0.hasPrefix("artsy") })
     func artsyJSON(name: String) throws {
         let result = CLI.run(["inspect", "--format", "json", CLI.realSigned(name)])

@@ -1,3 +1,4 @@
+import AASA
 import AASATestSupport
 import Foundation
 import Testing
@@ -157,6 +158,44 @@ struct LintCommandTests {
 
         let strict = lint([LintFixture.examplePlain, "--strict"])
         #expect(strict.status == 0, "\(strict)")
+    }
+
+    @Test("--fail-on at the boundary: a file with only a warning (and an info) fails at warning, not at error")
+    func failOnBoundary() throws {
+        try withTemporaryDirectory { dir in
+            let file = try Fixture.write(LintFixture.warnings, to: dir, as: "warn.json")
+            let plain = lint([file.path])
+            for (level, status) in [("info", 1), ("deprecation", 1), ("warning", 1), ("error", 0)] {
+                let result = lint([file.path, "--fail-on", level])
+                #expect(result.status == status, "--fail-on \(level): \(result)")
+                #expect(result.stdout == plain.stdout, "--fail-on changes the status, not the output")
+                #expect(result.stderr == plain.stderr)
+            }
+            // --fail-on counts hidden findings, as --strict does.
+            let hidden = lint([file.path, "--fail-on", "warning", "--min-severity", "error"])
+            #expect(hidden.status == 1 && hidden.stdout.isEmpty, "\(hidden)")
+        }
+    }
+
+    @Test("--fail-on: a file with deprecations only fails at deprecation; the default is error")
+    func failOnDeprecation() {
+        #expect(lint([LintFixture.examplePlain, "--fail-on", "deprecation"]).status == 1)
+        #expect(lint([LintFixture.examplePlain, "--fail-on", "warning"]).status == 0)
+        #expect(lint([LintFixture.examplePlain]).status == 0)
+    }
+
+    @Test(
+        "--strict with --fail-on is a usage error (--strict is --fail-on warning)",
+        arguments: [["--strict", "--fail-on", "warning"], ["--fail-on", "error", "--strict"]])
+    func strictWithFailOn(args: [String]) throws {
+        try withTemporaryDirectory { dir in
+            let file = try Fixture.write(LintFixture.warnings, to: dir, as: "warn.json")
+            let result = lint([file.path] + args)
+            #expect(result.status == 64, "\(result)")
+            #expect(result.stdout.isEmpty, "\(result)")
+            #expect(result.stderr.contains("--strict is --fail-on warning"), "\(result)")
+            #expect(result.stderr.contains("Usage: aasa lint"), "\(result)")
+        }
     }
 
     @Test("a clean file: exit 0, nothing on stdout, no summary on stderr (also with --strict)")
@@ -559,6 +598,49 @@ struct LintCommandTests {
         #expect(ids.contains("invalid-json") && ids.contains("missing-appid") && ids.contains("signed-file"))
     }
 
+    @Test(
+        "--list-rules --format json: an array of every rule of RuleCatalogue.all, with id, severity, summary, guidance")
+    func listRulesJSON() throws {
+        let result = lint(["--list-rules", "--format", "json"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.isEmpty, "\(result)")
+        let rules = try #require(
+            try JSONSerialization.jsonObject(with: result.stdout) as? [[String: Any]], "\(result)")
+        #expect(rules.count == RuleCatalogue.all.count)
+        #expect(rules.map { $0["id"] as? String } == RuleCatalogue.all.map(\.id.rawValue))
+        #expect(rules.map { $0["id"] as? String } == listedRuleIDs(), "the same rules, in the order of the text")
+        for (rule, entry) in zip(rules, RuleCatalogue.all) {
+            #expect(rule["severity"] as? String == entry.severity.rawValue, "\(rule)")
+            #expect(rule["summary"] as? String == entry.summary, "\(rule)")
+            #expect(rule.keys.contains("guidance"), "guidance is null, not left out: \(rule)")
+            if let guidance = entry.guidance {
+                let written = try #require(rule["guidance"] as? [String: Any], "\(rule)")
+                #expect(written["neededBy"] as? String == guidance.neededBy)
+                #expect(written["nextStep"] as? String == guidance.nextStep)
+                #expect(written["title"] as? String == guidance.title)
+            } else {
+                #expect(rule["guidance"] is NSNull, "\(rule)")
+            }
+        }
+        #expect(RuleCatalogue.all.contains { $0.guidance != nil }, "some rule has guidance to check")
+
+        let lines = lint(["--list-rules", "--format", "jsonl"])
+        #expect(lines.status == 0, "\(lines)")
+        let records = try lines.stdoutText.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(records.map { $0["id"] as? String } == RuleCatalogue.all.map(\.id.rawValue))
+    }
+
+    @Test("--list-rules --format sarif is a usage error: SARIF logs a lint run, and every such log lists the rules")
+    func listRulesSARIF() {
+        let result = lint(["--list-rules", "--format", "sarif"])
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stdout.isEmpty, "\(result)")
+        #expect(result.stderr.contains("--list-rules prints text, json or jsonl"), "\(result)")
+        #expect(result.stderr.contains("Usage: aasa lint"), "\(result)")
+    }
+
     @Test("--list-rules ignores file arguments")
     func listRulesWithFiles() {
         let result = lint(["--list-rules", "/nonexistent/file.json"])
@@ -568,7 +650,10 @@ struct LintCommandTests {
 
     @Test(
         "usage errors exit 64",
-        arguments: [[], ["--min-severity", "bogus", "x.json"], ["--format", "xml", "x.json"], ["--bogus", "x.json"]])
+        arguments: [
+            [], ["--min-severity", "bogus", "x.json"], ["--format", "xml", "x.json"], ["--bogus", "x.json"],
+            ["--fail-on", "never", "x.json"],
+        ])
     func usageErrors(args: [String]) {
         let result = lint(args)
         #expect(result.status == 64, "\(result)")

@@ -345,6 +345,108 @@ struct MatchCommandTests {
         }
     }
 
+    // MARK: - A file that names no applinks app
+
+    /// A valid AASA file with only a webcredentials section: no applinks app at all.
+    static let webCredentialsOnly = Data(
+        """
+        {
+          "webcredentials": {
+            "apps": ["ABCDE12345.com.example.app"]
+          }
+        }
+
+        """.utf8)
+
+    @Test("only webcredentials, text: every URL gets 'no app', one note on stderr says why, exit 1")
+    func noApplinksText() throws {
+        try withTemporaryDirectory { dir in
+            let file = try Fixture.write(Self.webCredentialsOnly, to: dir, as: "webcredentials.json")
+            for extra in [[], ["--explain"]] {
+                let result = match([file.path, "https://example.com/help/faq", "/b"] + extra)
+                #expect(result.status == 1, "\(result)")
+                #expect(lines(result) == ["https://example.com/help/faq: no app", "/b: no app"], "\(result)")
+                #expect(result.stderrLines.count == 1, "one note, not one per URL: \(result)")
+                expectDiagnostic(
+                    result.stderrLines.first, path: file.path, severity: "note",
+                    contains: ["the file has no applinks section", "no app opens any URL"])
+            }
+        }
+    }
+
+    @Test("only webcredentials, --format json: appID null and no apps for each URL, one object or an array")
+    func noApplinksJSON() throws {
+        try withTemporaryDirectory { dir in
+            let file = try Fixture.write(Self.webCredentialsOnly, to: dir, as: "webcredentials.json")
+            let one = match([file.path, "https://example.com/help/faq", "--format", "json"])
+            #expect(one.status == 1, "\(one)")
+            let object = try one.jsonObject()
+            #expect(object["url"] as? String == "https://example.com/help/faq")
+            #expect(object["appID"] is NSNull, "\(one)")
+            #expect(object["excluded"] as? Bool == false)
+            #expect((object["apps"] as? [Any])?.isEmpty == true, "\(one)")
+            #expect(one.stderrLines.count == 1, "\(one)")
+            expectDiagnostic(
+                one.stderrLines.first, path: file.path, severity: "note", contains: ["no applinks section"])
+
+            let several = match([file.path, "/a", "/b", "--format", "json"])
+            #expect(several.status == 1, "\(several)")
+            let elements = try array(several)
+            #expect(elements.map { $0["url"] as? String } == ["/a", "/b"])
+            #expect(elements.allSatisfy { $0["appID"] is NSNull && ($0["apps"] as? [Any])?.isEmpty == true })
+        }
+    }
+
+    @Test("only webcredentials, --urls-file: a 'no app' line or element per URL, comments skipped, exit 1")
+    func noApplinksURLsFile() throws {
+        try withTemporaryDirectory { dir in
+            let file = try Fixture.write(Self.webCredentialsOnly, to: dir, as: "webcredentials.json")
+            let list = try Fixture.write(
+                Data("# log\n/help/a\n\nhttps://example.com/x\n".utf8), to: dir, as: "urls.txt")
+            let text = match([file.path, "--urls-file", list.path])
+            #expect(text.status == 1, "\(text)")
+            #expect(lines(text) == ["/help/a: no app", "https://example.com/x: no app"], "\(text)")
+            #expect(text.stderrLines.count == 1, "\(text)")
+            expectDiagnostic(
+                text.stderrLines.first, path: file.path, severity: "note", contains: ["no applinks section"])
+
+            let json = match([file.path, "--urls-file", list.path, "--format", "json"])
+            #expect(json.status == 1, "\(json)")
+            #expect(try array(json).map { $0["url"] as? String } == ["/help/a", "https://example.com/x"])
+
+            let stdin = match([file.path, "--urls-file", "-"], stdin: Data("/help/a\n".utf8))
+            #expect(stdin.status == 1 && lines(stdin) == ["/help/a: no app"], "\(stdin)")
+        }
+    }
+
+    @Test(
+        "an applinks that names no app, or is not an object: the same answer, with the note saying which",
+        arguments: [
+            (#"{"applinks": {"details": []}}"#, "the applinks section names no app"),
+            (#"{"applinks": {"details": [{"components": [{"/": "/*"}]}]}}"#, "the applinks section names no app"),
+            (#"{"applinks": 5, "webcredentials": {"apps": []}}"#, "applinks is not an object"),
+        ])
+    func applinksWithoutApps(json: String, reason: String) throws {
+        try withTemporaryDirectory { dir in
+            let file = try Fixture.write(Data(json.utf8), to: dir, as: "aasa.json")
+            let result = match([file.path, "/help/a"])
+            #expect(result.status == 1, "\(result)")
+            #expect(lines(result) == ["/help/a: no app"], "\(result)")
+            expectDiagnostic(result.stderrLines.first, path: file.path, severity: "note", contains: [reason])
+        }
+    }
+
+    @Test("a top level that is not an object is still no AASA document: exit 2, nothing on stdout")
+    func rootNotObject() throws {
+        try withTemporaryDirectory { dir in
+            let file = try Fixture.write(Data("[]".utf8), to: dir, as: "array.json")
+            let result = match([file.path, "/help/a"])
+            #expect(result.status == 2, "\(result)")
+            #expect(result.stdout.isEmpty, "\(result)")
+            expectDiagnostic(result.stderrLines.first, path: file.path, severity: "error", contains: ["cannot match"])
+        }
+    }
+
     // MARK: - Usage
 
     @Test(

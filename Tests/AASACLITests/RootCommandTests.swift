@@ -65,4 +65,41 @@ struct RootCommandTests {
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains("Usage:"), "\(result)")
     }
+
+    /// argument-parser's usage lines after its first line, for a root usage error.
+    static let rootUsage = "Usage: aasa <subcommand>\n  See 'aasa --help' for more information.\n"
+
+    @Test(
+        "a mistyped subcommand: usage error 64 with a 'Did you mean' hint, as argument-parser gives for options",
+        arguments: [
+            (["chek"], "chek", "check"), (["verfy", "signed.p7m"], "verfy", "verify"), (["chcek"], "chcek", "check"),
+            (["lnit", "a.json", "--strict"], "lnit", "lint"), (["Inspect"], "Inspect", "inspect"),
+            (["migrat"], "migrat", "migrate"),
+        ])
+    func mistypedSubcommand(args: [String], typed: String, meant: String) {
+        let result = CLI.run(args)
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stdout.isEmpty, "\(result)")
+        #expect(
+            result.stderr == "Error: Unknown subcommand '\(typed)'. Did you mean '\(meant)'?\n" + Self.rootUsage,
+            "\(result)")
+    }
+
+    @Test(
+        "a word close to no subcommand keeps argument-parser's message, without a hint",
+        arguments: ["bogus", "ls", "x"])
+    func unknownWordWithoutHint(word: String) {
+        let result = CLI.run([word])
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderr == "Error: Unexpected argument '\(word)'\n" + Self.rootUsage, "\(result)")
+    }
+
+    @Test("the mistyped word is escaped for the terminal in the hint")
+    func mistypedSubcommandEscaped() {
+        let result = CLI.run(["verfy\u{1B}"])
+        #expect(result.status == 64, "\(result)")
+        #expect(!result.stderr.contains("\u{1B}"), "a raw escape on stderr: \(result)")
+        #expect(
+            result.stderr.hasPrefix("Error: Unknown subcommand 'verfy\\u{1B}'. Did you mean 'verify'?\n"), "\(result)")
+    }
 }

@@ -41,10 +41,8 @@ extension AASACommand {
         )
         var format: AuditFormat = .text
 
-        @Option(
-            name: .customLong("fail-on"),
-            help: "Exit 1 on findings at or above: error (default), warning, deprecation, info.")
-        var failOn: Severity = .error
+        @OptionGroup
+        var failOn: FailOnOption
 
         @Option(help: ArgumentHelp("Domains audited at once (default 16).", valueName: "n"))
         var concurrency = 16
@@ -169,7 +167,7 @@ extension AASACommand {
             let total = DomainSource.count(arguments: domains, file: domainsFile)
             let showProgress = progress ?? (isatty(STDERR_FILENO) == 1)
             let printer = AuditPrinter(
-                format: format, failOn: failOn, progress: showProgress ? ProgressBar(total: total) : nil)
+                format: format, failOn: failOn.threshold, progress: showProgress ? ProgressBar(total: total) : nil)
             // The descriptors this run may open decide how many domains can be in flight: a
             // local limit, never a verdict on the domains (issue #15).
             let allowed = DescriptorLimit.auditConcurrency(allowedBy: DescriptorLimit.current)  // raised at start

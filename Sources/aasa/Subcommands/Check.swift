@@ -24,10 +24,8 @@ extension AASACommand {
         @OptionGroup(title: "Trust (for signed files)")
         var trust: TrustOptions
 
-        @Option(
-            name: .customLong("fail-on"),
-            help: "Exit 1 on findings at or above: error (default), warning, deprecation, info.")
-        var failOn: Severity = .error
+        @OptionGroup
+        var failOn: FailOnOption
 
         @Option(help: "Output format: text or json.")
         var format: TextOrJSONFormat = .text
@@ -54,7 +52,7 @@ extension AASACommand {
                 case .json: try JSONOutput.print(Document(path: file, report: report))
                 case .text: StandardStreams.out(lines: text(report))
                 }
-                if report.diagnostics.contains(where: { $0.severity >= failOn }) { throw ExitStatus.checkFailed }
+                if report.diagnostics.contains(where: { failOn.fails($0.severity) }) { throw ExitStatus.checkFailed }
             }
         }
 

@@ -11,7 +11,8 @@ extension AASACommand {
                 Nothing is verified: use verify for that. Plain JSON is described briefly.
                 Each SignerInfo and certificate gets a warning: line for what the verification
                 policy warns about (SHA-1, RSA or DSA keys under 2048 bits) and a refused: line
-                for what it refuses (MD5, keys under 1024 bits).
+                for what it refuses (MD5, keys under 1024 bits). A certificate the file includes
+                more than once (the same DER) gets a warning: line saying how many times.
 
                 Exit status: 0 described, 2 unreadable or neither PKCS#7 nor JSON.
                 """
@@ -38,17 +39,22 @@ extension AASACommand {
             var content: Content?
 
             /// A SignerInfo or certificate as the library encodes it, plus `policy`: what the
-            /// verification policy says about it (docs/cli.md#inspect---format-json).
+            /// verification policy says about it, and for a certificate `occurrences`: how many
+            /// times the file includes it (docs/cli.md#inspect---format-json).
             struct Described<Value: Encodable>: Encodable {
                 var value: Value
                 var policy: [Finding]
+                /// Certificates only: how many entries of the file's certificate set are this
+                /// certificate (the same DER), itself included; 1 unless it is repeated.
+                var occurrences: Int?
 
-                enum CodingKeys: String, CodingKey { case policy }
+                enum CodingKeys: String, CodingKey { case policy, occurrences }
 
                 func encode(to encoder: any Encoder) throws {
                     try value.encode(to: encoder)
                     var container = encoder.container(keyedBy: CodingKeys.self)
                     try container.encode(policy, forKey: .policy)
+                    try container.encodeIfPresent(occurrences, forKey: .occurrences)
                 }
             }
 
@@ -104,8 +110,12 @@ extension AASACommand {
                     report.signerInfos = zip(message.signerInfos, policy.signerInfos).map {
                         Report.Described(value: $0, policy: $1.map(Report.Finding.init))
                     }
-                    report.certificates = zip(message.certificates, policy.certificates).map {
-                        Report.Described(value: $0.info, policy: $1.map(Report.Finding.init))
+                    let copies = Self.copies(message.certificates.map(\.info))
+                    report.certificates = zip(message.certificates, policy.certificates).enumerated().map {
+                        index, pair in
+                        Report.Described(
+                            value: pair.0.info, policy: pair.1.map(Report.Finding.init),
+                            occurrences: copies[index].count)
                     }
                     if message.isSignedData {
                         report.encapsulatedContentType = message.encapsulatedContentType
@@ -132,14 +142,37 @@ extension AASACommand {
                 size: content.count, lineEndings: style.rawValue, crlfCanonical: style == .crlf, json: isJSON)
         }
 
-        /// One `warning:` or `refused:` line per policy finding, its label padded to `width` like
-        /// the other labels of its block.
-        private func policyLines(_ findings: [Report.Finding], indent: String, width: Int) -> [String] {
-            findings.map { finding in
-                let label = (finding.refused ? "refused:" : "warning:")
-                return indent + label.padding(toLength: max(width, label.count + 1), withPad: " ", startingAt: 0)
-                    + finding.message
+        /// For each certificate, the indices of every entry that is the same certificate (itself
+        /// included), in file order. The same DER is the same SHA-256 fingerprint.
+        static func copies(_ certificates: [CertificateInfo]) -> [[Int]] {
+            var byFingerprint: [String: [Int]] = [:]
+            for (index, certificate) in certificates.enumerated() {
+                byFingerprint[certificate.sha256Fingerprint, default: []].append(index)
             }
+            return certificates.map { byFingerprint[$0.sha256Fingerprint] ?? [] }
+        }
+
+        /// `label` padded to `width`, like the other labels of its block, then `message`.
+        private func labelled(_ label: String, _ message: String, indent: String, width: Int) -> String {
+            indent + label.padding(toLength: max(width, label.count + 1), withPad: " ", startingAt: 0) + message
+        }
+
+        /// One `warning:` or `refused:` line per policy finding.
+        private func policyLines(_ findings: [Report.Finding], indent: String, width: Int) -> [String] {
+            findings.map { labelled($0.refused ? "refused:" : "warning:", $0.message, indent: indent, width: width) }
+        }
+
+        /// The `warning:` line of a certificate the file includes more than once (`places`, from
+        /// ``copies(_:)``): on its first entry, its subject and every place; on the others,
+        /// which entry they repeat.
+        private func repeatLines(_ certificate: CertificateInfo, at index: Int, places: [Int]) -> [String] {
+            guard places.count > 1, let first = places.first else { return [] }
+            let message =
+                first == index
+                ? "certificate \"\(certificate.subject)\" appears \(places.count) times in the file "
+                    + "(\(places.map { "[\($0)]" }.joined(separator: ", "))): the same DER, included more than once"
+                : "the same certificate (the same DER) as [\(first)], included again"
+            return [labelled("warning:", message, indent: "      ", width: 10)]
         }
 
         private func text(_ report: Report) -> [String] {
@@ -160,12 +193,14 @@ extension AASACommand {
             }
             if report.contentInfoType != nil {
                 lines.append("  certificates (\(report.certificates.count), in file order):")
+                let copies = Self.copies(report.certificates.map(\.value))
                 for (index, certificate) in report.certificates.enumerated() {
                     let info = certificate.value
                     lines.append("    [\(index)]")
                     lines += TextReport.certificate(info, indent: "      ")
                     lines.append("      SHA-1:    \(info.sha1Fingerprint)")
                     lines += policyLines(certificate.policy, indent: "      ", width: 10)
+                    lines += repeatLines(info, at: index, places: copies[index])
                 }
             }
             if let content = report.content {

@@ -15,8 +15,8 @@ extension AASACommand {
                 output in input order; --format sarif holds every finding until the end (one document), \
                 text and json stream. See docs/performance.md.
 
-                Exit status: 0 no error (no warning either with --strict), 1 findings at the failing level, \
-                2 a file could not be read, 64 usage error.
+                Exit status: 0 no finding at or above --fail-on (default error; --strict is --fail-on \
+                warning), 1 findings at that level (hidden ones too), 2 a file could not be read, 64 usage error.
                 """
         )
 
@@ -29,7 +29,13 @@ extension AASACommand {
         )
         var format = BatchFormatOption<LintFormats>(.text)
 
-        @Flag(help: "Fail (exit 1) on warnings too, not only errors.")
+        @OptionGroup
+        var failOn: FailOnOption
+
+        @Flag(
+            help:
+                "Fail (exit 1) on warnings too, not only errors: the same as --fail-on warning (give one or the other)."
+        )
         var strict = false
 
         @Option(
@@ -37,7 +43,9 @@ extension AASACommand {
             help: "Show only findings at or above: info (default), deprecation, warning, error.")
         var minSeverity: Severity = .info
 
-        @Flag(name: .customLong("list-rules"), help: "List every rule ID with its severity and exit.")
+        @Flag(
+            name: .customLong("list-rules"),
+            help: "List every rule ID with its severity and summary and exit (--format text, json or jsonl).")
         var listRules = false
 
         @OptionGroup(title: "Batch")
@@ -49,6 +57,14 @@ extension AASACommand {
         func validate() throws {
             if files.isEmpty && !listRules {
                 throw ValidationError("give at least one file to lint ('-' for standard input), or --list-rules")
+            }
+            if listRules && format.value == .sarif {
+                throw ValidationError(
+                    "--list-rules prints text, json or jsonl; in SARIF the rules are the tool.driver.rules of every lint --format sarif log"
+                )
+            }
+            if strict && failOn.level != nil {
+                throw ValidationError("--strict is --fail-on warning: give one or the other")
             }
         }
 
@@ -81,20 +97,14 @@ extension AASACommand {
         }
 
         func run() throws {
-            if listRules {
-                for entry in RuleCatalogue.all {
-                    StandardStreams.out(
-                        line:
-                            "\(entry.id.rawValue.padding(toLength: 30, withPad: " ", startingAt: 0)) \(entry.severity.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)) \(entry.summary)"
-                    )
-                }
-                return
-            }
+            if listRules { return try RuleList.print(format.value) }
             let expansion = batch.expand(files, what: "lint")
             var frontend = BatchFrontend("lint", expansion)
             let items = expansion.items
             var failed = false
-            let (format, minSeverity, strict, limits) = (format.value, minSeverity, strict, self.limits.values)
+            let (format, minSeverity, threshold, limits) = (
+                format.value, minSeverity, failureThreshold, self.limits.values
+            )
             // SARIF is one document: its artifacts come first
             var sarifFiles: [(path: String, report: LintReport)] = []
             var counts: [Severity: Int] = [:]
@@ -116,7 +126,7 @@ extension AASACommand {
                                 text: shown.diagnostics.map { Self.text($0, path: item.path) }))
                         if format == .sarif { result.shown = shown }
                         // The verdict uses every finding, whatever --min-severity shows.
-                        result.failed = Self.fails(report, strict: strict)
+                        result.failed = Self.fails(report, at: threshold)
                         for diagnostic in report.diagnostics { result.counts[diagnostic.severity, default: 0] += 1 }
                         result.output.outcome = "linted"
                     } catch {
@@ -151,9 +161,13 @@ extension AASACommand {
             var shown: LintReport?
         }
 
-        static func fails(_ report: LintReport, strict: Bool) -> Bool {
+        /// The severity at or above which a finding fails: `warning` with --strict, else --fail-on
+        /// (`error` by default). The two are never both given (``validate()``).
+        var failureThreshold: Severity { strict ? .warning : failOn.threshold }
+
+        static func fails(_ report: LintReport, at threshold: Severity) -> Bool {
             guard let highest = report.highestSeverity else { return false }
-            return highest >= (strict ? .warning : .error)
+            return highest >= threshold
         }
 
         /// `PATH:LINE:COL: severity: [rule] message`, or `PATH: severity: [rule] message` without a position.
@@ -184,5 +198,3 @@ extension AASACommand {
         }
     }
 }
-
-extension Severity: ExpressibleByArgument {}

@@ -12,8 +12,8 @@ extension AASACommand {
                 order, the first matching rule wins, exclude blocks. See docs/matching.md. A signed file's \
                 embedded JSON is used without verifying it.
 
-                Exit status: 0 every URL opens an app, 1 some URL opens none, 2 unreadable or unusable \
-                file, 64 usage error.
+                Exit status: 0 every URL opens an app, 1 some URL opens none (every URL, for a file \
+                without applinks apps: a note says so), 2 unreadable or unusable file, 64 usage error.
                 """
         )
 
@@ -63,13 +63,15 @@ extension AASACommand {
                     )
                 }
                 let matcher = URLMatcher(document: document)
-                guard !matcher.appIDs.isEmpty else {
-                    throw CLIFailure(file, "nothing to match: the file names no applinks app")
-                }
                 // Open the URL list before writing anything, so a failure leaves no partial output.
                 let maximumURLLength = limits.library.maximumURLLength
                 let tooLong = "URL longer than \(maximumURLLength) characters (--max-url-length)"
                 let reader = try urlsFile.map { try LineReader(path: $0, maximumLineLength: maximumURLLength) }
+                if matcher.appIDs.isEmpty {
+                    // A valid answer, not an unusable file: no app opens any URL (exit 1).
+                    Diagnostics.emit(
+                        file, .note, "\(Self.noAppReason(document)): no app opens any URL through this file")
+                }
                 let single = urls.count == 1 && urlsFile == nil
                 let (format, explain) = (format, explain)  // read once: property wrappers cost a call each
                 let lines = TextLines(appIDs: matcher.appIDs)
@@ -127,6 +129,17 @@ extension AASACommand {
                 }
                 if !allMatched { throw ExitStatus.checkFailed }
             }
+        }
+
+        /// Why `document` names no applinks app, for the note that every URL opens none.
+        static func noAppReason(_ document: AASADocument) -> String {
+            if document.appLinks != nil {
+                return "the applinks section names no app (no details entry with appID or appIDs)"
+            }
+            if document.root.members?.contains(where: { $0.key == "applinks" }) == true {
+                return "applinks is not an object, so iOS reads no app from it"
+            }
+            return "the file has no applinks section"
         }
 
         /// `line.trimmingCharacters(in: .whitespaces)`, without Foundation when the line starts
