@@ -357,4 +357,56 @@ struct VerifyCommandTests {
         let json = CLI.run(["verify", file, "--format", "json"] + Fixture.testTrust)
         #expect((try json.jsonObject()["problems"] as? [Any])?.isEmpty == true, "\(json)")
     }
+
+    /// The next step's commands are complete: run as printed (in an empty directory), they
+    /// take the embedded issuer out with inspect and verify the file as of its signing time.
+    @Test(
+        "corpus: the next step's commands, run as printed, verify the 2015 file as of its signing time",
+        arguments: [
+            "artsy_artsy-eigen-web-association_aasa-20150915-a.p7m",
+            "artsy_artsy-eigen-web-association_aasa-20150915-b.p7m",
+        ])
+    func nextStepRuns(name: String) throws {
+        let file = CLI.realSigned(name)
+        let result = CLI.run(["verify", file])
+        let commands = result.stdoutText.split(separator: "\n").filter { $0.hasPrefix("    aasa ") }.map {
+            CLI.executable.path + $0.dropFirst("    aasa".count)
+        }
+        try #require(commands.count == 2, "\(result)")
+        try withTemporaryDirectory { dir in
+            let run = ProcessRunner.run(
+                URL(fileURLWithPath: "/bin/sh"), ["-c", commands.joined(separator: " && ")], in: dir)
+            #expect(run.status == 0, "\(commands)\n\(run)")
+            #expect(run.stdoutText.hasPrefix("\(file): valid\n"), "\(run)")
+        }
+    }
+
+    @Test("corpus Handbid file: it embeds no issuer, so the next step says which certificate to get")
+    func nextStepWithoutIssuer() {
+        let file = CLI.realSigned("Handbid_Handbid-WordPress_aasa-smime-format.p7m")
+        let result = CLI.run(["verify", file])
+        #expect(result.status == 1, "\(result)")
+        #expect(
+            result.stdoutText.contains(
+                "  next step:  the file embeds no certificate of its issuer, \"C=US, O=GeoTrust Inc., CN=RapidSSL SHA256 CA - G3\""
+            ), "\(result)")
+        #expect(!result.stdoutText.contains("aasa inspect"), "\(result)")
+    }
+
+    @Test("inspect --format pem: every embedded certificate, or the one --certificate names; bad indexes refused")
+    func inspectPEM() throws {
+        let file = CLI.realSigned("artsy_artsy-eigen-web-association_aasa-20150915-a.p7m")
+        let all = CLI.run(["inspect", file, "--format", "pem"])
+        #expect(all.status == 0, "\(all)")
+        #expect(all.stdoutText.components(separatedBy: "-----BEGIN CERTIFICATE-----\n").count - 1 == 2, "\(all)")
+        let one = CLI.run(["inspect", file, "--format", "pem", "--certificate", "1"])
+        let subject = CLI.openssl(["x509", "-noout", "-subject"], stdin: one.stdout)
+        #expect(subject.stdoutText == "subject=C = US, O = GeoTrust Inc., CN = GeoTrust SSL CA - G3\n", "\(subject)")
+        #expect(all.stdoutText.hasSuffix(one.stdoutText), "the second of the list")
+        let beyond = CLI.run(["inspect", file, "--format", "pem", "--certificate", "2"])
+        #expect(beyond.status == 2 && beyond.stderrLines.count == 1, "\(beyond)")
+        #expect(CLI.run(["inspect", file, "--certificate", "1"]).status == 64)
+        let plain = CLI.run(["inspect", CLI.realPlain("excharm_excharm_aasa.json"), "--format", "pem"])
+        #expect(plain.status == 2, "\(plain)")
+    }
 }

@@ -40,6 +40,17 @@ public final class X509Certificate: Sendable, CustomStringConvertible {
         }
     }
 
+    /// The PEM encoding (`-----BEGIN CERTIFICATE-----`, base64 in lines of 64, LF line ends),
+    /// as `openssl x509` writes it.
+    public var pemRepresentation: String {
+        get throws {
+            let base64 = try derRepresentation.base64EncodedString(options: [
+                .lineLength64Characters, .endLineWithLineFeed,
+            ])
+            return "-----BEGIN CERTIFICATE-----\n\(base64)\n-----END CERTIFICATE-----\n"
+        }
+    }
+
     /// Whether `key` is this certificate's private key.
     public func matches(_ key: PrivateKey) -> Bool {
         caasa_certs_match_key(stack.pointer, 0, key.pointer) == 1

@@ -8,25 +8,42 @@ import Foundation
 /// That issuer came out of the file being checked: trusting it proves only that the file is
 /// consistent with it. Compare its fingerprint with an independent copy first.
 public struct SigningTimeCheck: Sendable, Hashable {
-    /// The embedded issuer to trust, when the chain reaches no trusted root: its index among
-    /// ``VerificationResult/embeddedCertificates`` and the certificate.
-    public var issuer: (index: Int, certificate: CertificateInfo)?
+    /// What to trust.
+    public enum Anchor: Sendable, Hashable {
+        /// The chain reaches a trusted root: only the time needs setting.
+        case trustedRoot
+        /// The embedded certificate at this index of ``VerificationResult/embeddedCertificates``.
+        case embedded(index: Int, certificate: CertificateInfo)
+        /// The file embeds no issuer of its chain's top certificate: get the certificate named
+        /// so from an independent source.
+        case missing(issuer: String)
+
+        public static func == (lhs: Anchor, rhs: Anchor) -> Bool {
+            switch (lhs, rhs) {
+            case (.trustedRoot, .trustedRoot): return true
+            case (.embedded(let a, _), .embedded(let b, _)): return a == b
+            case (.missing(let a), .missing(let b)): return a == b
+            default: return false
+            }
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            switch self {
+            case .trustedRoot: hasher.combine(0)
+            case .embedded(let index, _): hasher.combine(index)
+            case .missing(let issuer): hasher.combine(issuer)
+            }
+        }
+    }
+
+    public var anchor: Anchor
     /// A time when every certificate of the chain was valid: a day after the latest of their
     /// `notBefore` (that instant itself when their validity overlaps by less).
     public var time: Date
 
-    public static func == (lhs: SigningTimeCheck, rhs: SigningTimeCheck) -> Bool {
-        lhs.issuer?.index == rhs.issuer?.index && lhs.time == rhs.time
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(issuer?.index)
-        hasher.combine(time)
-    }
-
     /// The check for `result`, or nil when there is none to suggest: the file is valid, or
-    /// fails for another reason than its chain's trust or dates, or embeds no issuer, or its
-    /// certificates were never valid at the same time.
+    /// fails for another reason than its chain's trust or dates, or its certificates were
+    /// never valid at the same time.
     public init?(_ result: VerificationResult) {
         let problems = result.chainProblems.isEmpty ? [result.verdict] : result.chainProblems
         var untrusted = false
@@ -38,19 +55,22 @@ public struct SigningTimeCheck: Sendable, Hashable {
             }
         }
         guard !result.isValid, let leaf = result.chain.first else { return nil }
-        var chain = [leaf]
+        var chain = result.chain
         if untrusted {
-            // The highest certificate of the chain as built that the file itself holds.
+            // The highest certificate of the chain as built that the file itself holds, other
+            // than the signer's own.
             let embedded = result.embeddedCertificates.map(\.sha256Fingerprint)
-            guard
-                let top = result.chain.dropFirst().lastIndex(where: { embedded.contains($0.sha256Fingerprint) }),
+            if let top = result.chain.dropFirst().lastIndex(where: { embedded.contains($0.sha256Fingerprint) }),
                 let index = embedded.firstIndex(of: result.chain[top].sha256Fingerprint)
-            else { return nil }
-            chain = Array(result.chain[...top])
-            issuer = (index, result.chain[top])
+            {
+                chain = Array(result.chain[...top])
+                anchor = .embedded(index: index, certificate: result.chain[top])
+            } else {
+                chain = [leaf]
+                anchor = .missing(issuer: (result.chain.last ?? leaf).issuer)
+            }
         } else {
-            chain = result.chain
-            issuer = nil
+            anchor = .trustedRoot
         }
         guard let from = chain.map(\.notBefore).max(), let until = chain.map(\.notAfter).min(), from <= until else {
             return nil

@@ -65,6 +65,11 @@ enum TextOrJSONFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
     case text, json
 }
 
+/// `--format` for inspect: text, json, or pem (the embedded certificates).
+enum InspectFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case text, json, pem
+}
+
 /// `--format` for audit: text, json or jsonl.
 enum AuditFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
     case text, json, jsonl

@@ -129,19 +129,28 @@ enum TextReport {
     static func nextStep(_ check: SigningTimeCheck, path: String) -> [String] {
         let file = path == "-" ? "FILE" : ShellWord.quoted(path)
         let at = date(check.time)
-        guard let issuer = check.issuer else {
+        switch check.anchor {
+        case .trustedRoot:
             return [
                 "  next step:  check it as of a time when its certificates were all valid:",
                 "    aasa verify \(file) --at \(at)",
             ]
+        case .embedded(let index, let certificate):
+            let pem = "issuer-\(index).pem"
+            return [
+                "  next step:  check it as of its signing time, trusting the issuer it embeds, \"\(certificate.subject)\"",
+                "              (it comes from the file itself: compare its SHA-256 with an independent copy first,",
+                "              \(certificate.sha256Fingerprint)):",
+                "    aasa inspect \(file) --format pem --certificate \(index) > \(pem)",
+                "    aasa verify \(file) --ca-file \(pem) --no-system-roots --partial-chain --at \(at)",
+            ]
+        case .missing(let issuer):
+            return [
+                "  next step:  the file embeds no certificate of its issuer, \"\(issuer)\": get it from an",
+                "              independent source (a certificate-transparency log, an old CA bundle) as issuer.pem, then",
+                "              check the file as of its signing time:",
+                "    aasa verify \(file) --ca-file issuer.pem --no-system-roots --partial-chain --at \(at)",
+            ]
         }
-        let pem = "issuer-\(issuer.index).pem"
-        return [
-            "  next step:  check it as of its signing time, trusting the issuer it embeds, \"\(issuer.certificate.subject)\"",
-            "              (it comes from the file itself: compare its SHA-256 with an independent copy first,",
-            "              \(issuer.certificate.sha256Fingerprint)):",
-            "    aasa inspect \(file) --format pem --certificate \(issuer.index) > \(pem)",
-            "    aasa verify \(file) --ca-file \(pem) --no-system-roots --partial-chain --at \(at)",
-        ]
     }
 }

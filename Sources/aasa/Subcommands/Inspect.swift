@@ -21,8 +21,17 @@ extension AASACommand {
         @Argument(help: ArgumentHelp("The file ('-' for standard input).", valueName: "file"))
         var file: String
 
-        @Option(help: "Output format: text or json.")
-        var format: TextOrJSONFormat = .text
+        @Option(
+            help:
+                "Output format: text, json, or pem (the certificates the file embeds, as PEM, in the order text lists them)."
+        )
+        var format: InspectFormat = .text
+
+        @Option(
+            help: ArgumentHelp(
+                "With --format pem: only the certificate at this index of the list (from 0), e.g. the issuer verify names.",
+                valueName: "n"))
+        var certificate: Int?
 
         @OptionGroup(title: "Limits")
         var limits: LimitOptions
@@ -96,6 +105,11 @@ extension AASACommand {
             }
         }
 
+        func validate() throws {
+            if certificate != nil && format != .pem { throw ValidationError("--certificate goes with --format pem") }
+            if let certificate, certificate < 0 { throw ValidationError("--certificate counts from 0") }
+        }
+
         func run() throws {
             try reportingFailures(path: file) {
                 let limits = self.limits.values
@@ -104,6 +118,22 @@ extension AASACommand {
                 let detection = aasaFile.detection
                 var report = Report(
                     path: file, kind: detection.kind.rawValue, size: data.count, signerInfos: [], certificates: [])
+                if format == .pem {
+                    // The certificates, for trusting one of them (`verify`'s next step) or for openssl.
+                    guard let certificates = detection.message?.certificates, !certificates.isEmpty else {
+                        throw CLIFailure(
+                            file, "no certificate to write: the file embeds none (\(detection.kind.rawValue))")
+                    }
+                    if let certificate, certificate >= certificates.count {
+                        throw CLIFailure(
+                            file,
+                            "no certificate \(certificate): the file embeds \(certificates.count) (0 to \(certificates.count - 1))"
+                        )
+                    }
+                    let chosen = certificate.map { [certificates[$0]] } ?? certificates
+                    StandardStreams.out(Data(try chosen.map { try $0.pemRepresentation }.joined().utf8))
+                    return
+                }
                 if let message = detection.message {
                     report.contentInfoType = message.contentInfoType
                     let policy = message.policyFindings()
@@ -131,7 +161,7 @@ extension AASACommand {
                 }
                 switch format {
                 case .json: try JSONOutput.print(report)
-                case .text: StandardStreams.out(lines: text(report))
+                case .text, .pem: StandardStreams.out(lines: text(report))
                 }
             }
         }
