@@ -48,6 +48,12 @@ public struct ComponentRule: Sendable, Hashable {
     public var comment: String?
     /// Per-rule matching settings.
     public var settings: MatchingDefaults
+    /// The keys the rule takes from `defaults` (its detail's, else the domain's) because it
+    /// has none of its own: `/`, `?`, `#`, `exclude`. Their values are already in the fields
+    /// above, located where the defaults stand.
+    public var inheritedKeys: [String] = []
+    /// Whether the rule itself has an `exclude` key (of any value).
+    var givesExclude = false
     /// Keys other than `/ ? # exclude comment caseSensitive percentEncoded`.
     public var unknownKeys: [UnknownKey]
 
@@ -65,5 +71,27 @@ public struct ComponentRule: Sendable, Hashable {
         self.comment = comment
         self.settings = settings
         self.unknownKeys = unknownKeys
+    }
+
+    /// The rule with the pattern keys it lacks taken from `defaults` (``MatchingDefaults``).
+    func completed(by defaults: MatchingDefaults) -> ComponentRule {
+        var rule = self
+        if rule.pathPattern == nil, let inherited = defaults.pathPattern {
+            rule.pathPattern = inherited
+            rule.inheritedKeys.append("/")
+        }
+        if rule.query == nil, let inherited = defaults.query {
+            rule.query = inherited
+            rule.inheritedKeys.append("?")
+        }
+        if rule.fragment == nil, let inherited = defaults.fragment {
+            rule.fragment = inherited
+            rule.inheritedKeys.append("#")
+        }
+        if !givesExclude, let inherited = defaults.exclude {
+            rule.exclude = inherited.value
+            rule.inheritedKeys.append("exclude")
+        }
+        return rule
     }
 }

@@ -63,20 +63,33 @@ struct DocumentBuilder {
         return elements.enumerated().compactMap { index, element in string(element, path.appending(index)) }
     }
 
+    /// `defaults` is "a subclass of components" (Apple): read as a component, every key kept.
     private mutating func defaults(_ node: JSONNode, _ path: JSONPath) -> MatchingDefaults {
-        var result = MatchingDefaults()
-        guard let members = object(node, path) else { return result }
-        for member in members {
+        guard let rule = buildComponent(node, path: path) else { return MatchingDefaults() }
+        var result = rule.settings
+        result.pathPattern = rule.pathPattern
+        result.query = rule.query
+        result.fragment = rule.fragment
+        for member in node.members ?? [] where ["/", "?", "#", "exclude"].contains(member.key) {
             let memberPath = path.appending(member.key)
-            switch member.key {
-            case "caseSensitive": result.caseSensitive = bool(member.value, memberPath)
-            case "percentEncoded": result.percentEncoded = bool(member.value, memberPath)
-            case "/", "?", "#", "exclude":
-                result.patternKeys.append(Located(member.key, path: memberPath, position: member.keyLocation))
-            default: unknown.append(UnknownKey(path: memberPath, position: member.keyLocation, key: member.key))
+            result.patternKeys.append(Located(member.key, path: memberPath, position: member.keyLocation))
+            if member.key == "exclude", let value = member.value.boolValue {
+                result.exclude = Located(value, path: memberPath, position: member.value.location)
             }
         }
         return result
+    }
+
+    /// Gives each component rule the pattern keys it lacks from its detail's defaults, then
+    /// the domain's (``MatchingDefaults``).
+    private func completingRules(_ links: AppLinks) -> AppLinks {
+        var links = links
+        for index in links.details.indices {
+            let defaults = links.details[index].defaults.inheriting(from: links.defaults)
+            guard let rules = links.details[index].components else { continue }
+            links.details[index].components = rules.map { $0.completed(by: defaults) }
+        }
+        return links
     }
 
     // MARK: Services
@@ -145,7 +158,7 @@ struct DocumentBuilder {
                 unknown.append(key)
             }
         }
-        return links
+        return completingRules(links)
     }
 
     private mutating func buildDetail(_ node: JSONNode, path: JSONPath) -> AppLinksDetail? {
@@ -200,7 +213,9 @@ struct DocumentBuilder {
                 } else {
                     mismatch(member.value, memberPath, expected: "string or object of strings")
                 }
-            case "exclude": rule.exclude = bool(member.value, memberPath) ?? false
+            case "exclude":
+                rule.exclude = bool(member.value, memberPath) ?? false
+                rule.givesExclude = true
             case "comment": rule.comment = string(member.value, memberPath)?.value
             case "caseSensitive": rule.settings.caseSensitive = bool(member.value, memberPath)
             case "percentEncoded": rule.settings.percentEncoded = bool(member.value, memberPath)

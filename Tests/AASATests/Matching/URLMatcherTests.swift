@@ -834,3 +834,48 @@ struct URLMatcherTests {
         #expect(compared > 500)
     }
 }
+
+/// Issue #13: `defaults` is "a subclass of components" (Apple, applinks.Defaults): a rule
+/// without its own `/`, `?`, `#` or `exclude` takes the entry's default, else the domain's.
+@Suite("Matching: pattern keys in defaults")
+struct DefaultsPatternTests {
+    static func doc(domain: String, entry: String = "{}", rules: String) -> String {
+        #"{"applinks": {"defaults": "# + domain + #", "details": [{"appIDs": ["A.app"], "defaults": "# + entry
+            + #", "components": "# + rules + "}]}}"
+    }
+
+    @Test("a domain default exclude makes every rule without its own an exclusion; a rule's own wins")
+    func domainExclude() throws {
+        let json = Self.doc(
+            domain: #"{"exclude": true}"#, rules: #"[{"/": "/private/*"}, {"/": "*", "exclude": false}]"#)
+        #expect(try Doc.verdict(json, "/private/x") == .exclude)
+        #expect(try Doc.verdict(json, "/other") == .match)
+    }
+
+    @Test("an entry's default overrides the domain's; a rule's own key overrides both")
+    func precedence() throws {
+        let json = Self.doc(
+            domain: #"{"?": {"ref": "?*"}}"#, entry: #"{"?": {"id": "?*"}}"#,
+            rules: #"[{"/": "/a/*"}, {"/": "/b/*", "?": "*"}]"#)
+        #expect(try Doc.verdict(json, "/a/x?id=1") == .match, "the entry's ? applies")
+        #expect(try Doc.verdict(json, "/a/x?ref=1") == .noMatch, "not the domain's")
+        #expect(try Doc.verdict(json, "/b/x") == .match, "the rule's own ? wins")
+        let domainOnly = Self.doc(domain: ##"{"/": "/app/*", "#": "f"}"##, rules: #"[{"?": "*"}]"#)
+        #expect(try Doc.verdict(domainOnly, "/app/x#f") == .match)
+        #expect(try Doc.verdict(domainOnly, "/app/x#g") == .noMatch)
+        #expect(try Doc.verdict(domainOnly, "/web/x#f") == .noMatch)
+    }
+
+    @Test("legacy paths take no default; the lint note lists the rules that take a default")
+    func legacyAndLint() throws {
+        let legacy =
+            #"{"applinks": {"defaults": {"exclude": true}, "details": [{"appID": "A.app", "paths": ["/a/*"]}]}}"#
+        #expect(try Doc.verdict(legacy, "/a/x") == .match)
+        let json = Self.doc(domain: #"{"exclude": true}"#, rules: #"[{"/": "/p/*"}, {"/": "*", "exclude": false}]"#)
+        let notes = Linter.lint(Data(json.utf8)).diagnostics.filter { $0.rule == .patternInDefaults }
+        #expect(notes.count == 1)
+        #expect(
+            notes.first?.message.hasSuffix("1 rule takes it: applinks.details[0].components[0].") == true,
+            "\(notes.map(\.message))")
+    }
+}

@@ -158,17 +158,54 @@ enum ComponentRules {
         }
     }
 
-    /// `pattern-in-defaults`: `/`, `?`, `#` or `exclude` in `applinks.defaults` or an entry's `defaults`.
+    /// `pattern-in-defaults`: `/`, `?`, `#` or `exclude` in `applinks.defaults` or an entry's
+    /// `defaults`. Apple documents defaults as "a subclass of components": such a key is the
+    /// default of every rule below it without its own, which is easy to miss when reading a rule.
     @Sendable static func patternInDefaults(_ document: AASADocument) -> [Diagnostic] {
         guard let links = document.appLinks else { return [] }
-        let keys = links.defaults.patternKeys + links.details.flatMap(\.defaults.patternKeys)
-        return keys.map { key in
-            Diagnostic(
-                .patternInDefaults,
-                "\(quotedShortened(key.value)) in defaults has no effect: defaults holds only \"caseSensitive\" and \"percentEncoded\"."
-                    + " Put \(key.value == "exclude" ? "\"exclude\"" : "the pattern") in a components rule.",
-                path: key.path, position: key.position)
+        var diagnostics: [Diagnostic] = []
+        func report(_ keys: [Located<String>], scope: String, details: [AppLinksDetail]) {
+            for key in keys {
+                let taking = details.flatMap { detail in
+                    (detail.components ?? []).filter { Self.takes($0, key, from: detail) }
+                }
+                let which =
+                    taking.isEmpty
+                    ? "no rule takes it (each has its own)"
+                    : "\(taking.count) \(taking.count == 1 ? "rule takes" : "rules take") it: "
+                        + taking.map(\.path.description).joined(separator: ", ")
+                diagnostics.append(
+                    Diagnostic(
+                        .patternInDefaults,
+                        "\(quotedShortened(key.value)) in defaults is the default of every rule \(scope) without its own (iOS 14+; Apple: defaults is a subclass of components); \(which).",
+                        path: key.path, position: key.position))
+            }
         }
+        report(links.defaults.patternKeys, scope: "of the domain", details: links.details)
+        for detail in links.details {
+            report(detail.defaults.patternKeys, scope: "of this entry", details: [detail])
+        }
+        return diagnostics
+    }
+
+    /// Whether `rule` of `detail` took `key` from the defaults where `key` stands (an entry's
+    /// defaults win over the domain's).
+    private static func takes(_ rule: ComponentRule, _ key: Located<String>, from detail: AppLinksDetail) -> Bool {
+        guard rule.inheritedKeys.contains(key.value) else { return false }
+        let source: JSONPath?
+        switch key.value {
+        case "/": source = rule.pathPattern?.path
+        case "#": source = rule.fragment?.path
+        case "?":
+            switch rule.query {
+            case .string(let pattern)?: source = pattern.path
+            case .items(let items)?: source = items.first?.value?.path
+            case nil: source = nil
+            }
+        default:  // exclude: the entry's own default, when it has one, is the one its rules take
+            return detail.defaults.exclude == nil || key.path.description.hasPrefix(detail.path.description)
+        }
+        return source.map { $0.description.hasPrefix(key.path.description) } ?? false
     }
 
     /// `{"/": "*", "exclude": true}`-style summary of a rule's pattern keys.
