@@ -722,3 +722,35 @@ struct LintSARIFURITests {
         }
     }
 }
+
+/// Issue #13: a directory's README was reported as a broken AASA file, where convert skips it.
+@Suite("lint: files in a directory that are no AASA files")
+struct LintSkipTests {
+    @Test("a directory's README and image are skipped with a note and counted; named, the README is linted")
+    func skipsWhatIsNotAASA() throws {
+        try withTemporaryDirectory { dir in
+            let site = dir.child("site")
+            try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+            try LintFixture.modern.write(to: site.child("apple-app-site-association"))
+            try Data("# About this folder\n".utf8).write(to: site.child("README.md"))
+            try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]).write(to: site.child("logo.png"))
+            try Data("{ \"applinks\": ".utf8).write(to: site.child("broken.json"))  // meant as JSON: linted
+            let result = CLI.run(["lint", site.path])
+            #expect(result.status == 1, "the broken JSON file is an error: \(result)")
+            for name in ["README.md", "logo.png"] {
+                #expect(
+                    result.stderrLines.contains(
+                        "\(site.child(name).path): note: skipped: not an AASA file (neither JSON nor PKCS#7)"),
+                    "\(name): \(result)")
+            }
+            #expect(
+                result.stderrLines.last?.hasSuffix("in 2 files; 2 files skipped (not AASA files)") == true, "\(result)")
+            #expect(result.stdoutText.contains("broken.json"), "\(result)")
+            let json = CLI.run(["lint", site.path, "--format", "json"])
+            let files = try #require(try json.jsonObject()["files"] as? [[String: Any]])
+            #expect(files.count == 2, "skipped files are no elements of the array: \(json)")
+            let named = CLI.run(["lint", site.child("README.md").path])
+            #expect(named.status == 1 && named.stdoutText.contains("[invalid-json]"), "\(named)")
+        }
+    }
+}

@@ -127,7 +127,7 @@ public struct Converter: Sendable {
             source = "json"
         } else if let damaged = detection.damagedPKCS7Encoding {
             throw failure("not converted: damaged PKCS#7 \(damaged.rawValue.uppercased()): \(detection.detail ?? "")")
-        } else if !named && !AASAFile.looksLikeJSON(data) {
+        } else if !named && AASAFile.isNotAASA(data, detection: detection) {
             return .skipped("neither JSON nor a signed file (\(detection.detail ?? detection.kind.rawValue))")
         } else if AASAFile.looksLikeJSON(data) {
             throw failure("not converted: \(detection.detail ?? "not valid JSON")")

@@ -46,6 +46,14 @@ public struct AASAFile: Sendable {
     /// The UTF-8 byte-order mark, EF BB BF.
     public static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
+    /// Whether `data` (detected as `detection`) is no AASA file at all: neither JSON, nor bytes
+    /// meant as JSON (``looksLikeJSON(_:)``), nor PKCS#7, whole or damaged. A directory walk
+    /// skips such a file (a README, an image) and counts it, instead of calling it broken;
+    /// a file named on the command line is always read.
+    public static func isNotAASA(_ data: Data, detection: Detection) -> Bool {
+        detection.kind == .unknown && detection.damagedPKCS7Encoding == nil && !looksLikeJSON(data)
+    }
+
     /// Whether the first byte that is not white space, after any byte-order mark, opens an
     /// object or an array: bytes meant as JSON, even when they do not parse.
     static func looksLikeJSON(_ data: Data) -> Bool {

@@ -47,8 +47,8 @@ struct BatchFrontend {
     }
 
     /// Runs `work` on each of `jobs` (one per item, in item order) and prints its output: in
-    /// input order, whatever the number of threads. An output whose outcome is "unreadable" is
-    /// no element of the JSON array.
+    /// input order, whatever the number of threads. An output whose outcome is "unreadable" or
+    /// "skipped" is no element of the JSON array.
     mutating func run<Job: Sendable>(_ jobs: [Job], threads: Int, work: @escaping @Sendable (Job) -> BatchOutput) {
         run(jobs, threads: threads, output: { $0 }, work: work, then: { _, _, _ in })
     }
@@ -73,10 +73,13 @@ struct BatchFrontend {
         run(items, threads: threads, work: work)
     }
 
+    /// Outcomes whose file has no element in a JSON array: nothing to describe.
+    static let outsideTheArray: Set<String> = ["unreadable", "skipped"]
+
     /// Prints one file's output; false when standard output did not take it.
     private mutating func deliver(_ output: BatchOutput, path: String, index: Int) -> Bool {
         printer.progress?.update(done: index + 1, path: path)
-        if array != nil && output.outcome != "unreadable" { printer.write(array!.separator()) }
+        if array != nil && !Self.outsideTheArray.contains(output.outcome) { printer.write(array!.separator()) }
         let printed = printer.print(output)
         worst = ExitStatus.worst(worst, output.status)
         tally.add(output.outcome)

@@ -114,8 +114,16 @@ extension AASACommand {
                 work: { item -> FileResult in
                     var result = FileResult()
                     do {
-                        let report = Linter.lint(
-                            try limits.read(item.path), options: LintOptions(limits: limits.library))
+                        let data = try limits.read(item.path)
+                        let file = AASAFile.read(data, limits: limits.library)
+                        // A directory's README or image is no AASA file: counted, not broken.
+                        if !item.explicit && AASAFile.isNotAASA(data, detection: file.detection) {
+                            result.output.emit(
+                                item.path, .note, "skipped: not an AASA file (neither JSON nor PKCS#7)")
+                            result.output.outcome = "skipped"
+                            return result
+                        }
+                        let report = Linter.lint(file, size: data.count, options: LintOptions(limits: limits.library))
                         var shown = report
                         shown.diagnostics = report.diagnostics(atLeast: minSeverity)
                         result.output.write(
@@ -143,9 +151,13 @@ extension AASACommand {
             frontend.finishOutput()
             if format == .sarif { try JSONOutput.print(SARIFLog(files: sarifFiles, version: AASAVersion.current)) }
             if format == .text {
+                let skipped = frontend.tally.count("skipped")
+                let notes = [
+                    skipped == 0 ? nil : "\(BatchTally.files(skipped)) skipped (not AASA files)", frontend.leftOutNote,
+                ].compactMap { $0 }
                 Self.summary(
-                    counts, files: frontend.tally.count("linted"), shownFrom: minSeverity, leftOut: frontend.leftOutNote
-                )
+                    counts, files: frontend.tally.count("linted"), shownFrom: minSeverity,
+                    leftOut: notes.isEmpty ? nil : notes.joined(separator: "; "))
             }
             // Any file that could not be read (or output that could not be written) is status 2, whatever it said.
             if frontend.tally.count("unreadable") > 0 || frontend.printer.stdoutFailed { throw ExitStatus.badInput }
