@@ -21,6 +21,10 @@ public struct AuditConfiguration: Sendable {
     public var retries: Int
     /// The pause before the first retry; it doubles for each further one.
     public var retryDelay: TimeInterval
+    /// How long, in all, a request waits for a file descriptor when this machine has none free
+    /// (EMFILE, ENFILE) before the domain is reported ``AuditVerdict/notAudited``. The waits
+    /// are not retries: they never count against ``retries``.
+    public var descriptorWait: TimeInterval
     /// Bytes read at most from one body (see ``defaultMaximumBodySize``).
     public var maximumBodySize: Int
     /// The JSON depth and certificate count allowed in a fetched file.
@@ -38,7 +42,8 @@ public struct AuditConfiguration: Sendable {
 
     public init(
         trust: TrustConfiguration = TrustConfiguration(), checkTime: Date? = nil, timeout: TimeInterval = 10,
-        retries: Int = 2, retryDelay: TimeInterval = 0.25, maximumBodySize: Int = defaultMaximumBodySize,
+        retries: Int = 2, retryDelay: TimeInterval = 0.25, descriptorWait: TimeInterval = 10,
+        maximumBodySize: Int = defaultMaximumBodySize,
         limits: InputLimits = .default, resolve: [ResolveRule] = [], checkCDN: Bool = false,
         cdnBaseURL: String = appleCDNBaseURL, userAgent: String = "aasa-audit",
         threads: Int = ProcessInfo.processInfo.activeProcessorCount
@@ -48,6 +53,7 @@ public struct AuditConfiguration: Sendable {
         self.timeout = timeout
         self.retries = retries
         self.retryDelay = retryDelay
+        self.descriptorWait = descriptorWait
         self.maximumBodySize = maximumBodySize
         self.limits = limits
         self.resolve = resolve

@@ -34,7 +34,8 @@ public final class Auditor: Sendable {
     }
 
     /// Loads the trust store and starts the event loops and the thread pool.
-    /// - Throws: ``SetupError`` for an unusable CDN base URL or trust configuration.
+    /// - Throws: ``SetupError`` for an unusable CDN base URL or trust configuration, or when
+    ///   the descriptors the event loops need are not free (the open-file limit).
     public init(configuration: AuditConfiguration) throws {
         self.configuration = configuration
         let trust: TrustStore
@@ -48,6 +49,21 @@ public final class Auditor: Sendable {
         } catch let error as BaseURL.ParseError {
             throw SetupError(description: "--cdn-base-url \(error.description)")
         }
+        // An event loop that cannot get its descriptors (epoll, eventfd, timerfd) ends the
+        // process inside SwiftNIO, and so does Dispatch, which makes its own three the first
+        // time one of its worker threads starts (issue #15): make sure first that they, and one
+        // connection, can be had. Then start Dispatch now rather than in ``shutdown()``
+        // (SwiftNIO's shutdown runs on it), when a shortage may have taken every descriptor.
+        let needed = 3 * configuration.threads + 3 + 1
+        if let code = DescriptorShortage.check(count: needed) {
+            throw SetupError(description: DescriptorShortage.startMessage(errno: code, needed: needed))
+        }
+        // The system bundle is read now, not on the first TLS check, when every descriptor
+        // may be in use by the connections: it would then look empty (every chain untrusted).
+        trust.preload()
+        let dispatchStarted = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async { dispatchStarted.signal() }
+        dispatchStarted.wait()
         group = MultiThreadedEventLoopGroup(numberOfThreads: configuration.threads)
         threadPool = NIOThreadPool(numberOfThreads: configuration.threads)
         threadPool.start()

@@ -47,6 +47,15 @@ struct DomainAnalysis {
 
     private mutating func build(startedAt: Date, durationMs: Double) -> DomainReport {
         let tls = (wellKnown.tls ?? root.tls)?.report
+        if let local = [wellKnown, root, cdn].compactMap({ $0?.failure }).first(where: \.isLocal) {
+            // This machine could not fetch every URL: nothing here is a finding on the domain.
+            return DomainReport(
+                domain: domain.description, host: domain.host, port: domain.port, verdict: .notAudited, file: nil,
+                paths: [pathReport(wellKnown), pathReport(root)], tls: tls?.verified == true ? tls : nil,
+                cdn: cdn.map { CDNReport(fetch: pathReport($0), failure: [:], comparison: "not-compared") },
+                diagnostics: [AuditDiagnostic(local.rule, local.message, url: nil)], startedAt: startedAt,
+                durationMs: durationMs)
+        }
         if let failure = [wellKnown, root].compactMap(\.failure).first(where: {
             if case .tls = $0 { true } else { false }
         }) {
@@ -94,8 +103,8 @@ struct DomainAnalysis {
     }
 
     /// As ``DeprecationReport``: one function decides for both.
-    static func verdict(_ diagnostics: [AuditDiagnostic]) -> DeprecationReport.Verdict {
-        DeprecationReport.Verdict(severities: diagnostics.map(\.severity))
+    static func verdict(_ diagnostics: [AuditDiagnostic]) -> AuditVerdict {
+        AuditVerdict(DeprecationReport.Verdict(severities: diagnostics.map(\.severity)))
     }
 
     // MARK: - Paths
@@ -135,6 +144,8 @@ struct DomainAnalysis {
                 add(failure.rule, "\(fetch.target.authority): \(failure.message)", url: nil)
             case .timeout, .interrupted:
                 add(failure.rule, "\(url): \(failure.message)", url: url)
+            case .descriptorLimit:
+                return  // a not-audited report (build)
             }
             return
         }
@@ -178,7 +189,8 @@ struct DomainAnalysis {
             declaredSize: response?.declaredLength, truncated: response?.truncated ?? false, kind: kind?.rawValue,
             signed: kind?.isSigned ?? false,
             error: fetch.failure.map { PathReport.FetchError(rule: $0.rule.rawValue, message: $0.message) },
-            attempts: fetch.attempts, timings: fetch.timings)
+            attempts: fetch.attempts, descriptorWaitMs: fetch.descriptorWait.map { ($0 * 10_000).rounded() / 10 },
+            timings: fetch.timings)
     }
 
     // MARK: - The file
@@ -246,7 +258,7 @@ struct DomainAnalysis {
             if signer.info.notAfter < checkTime {
                 add(
                     HostingRules.signerExpired,
-                    "the signer certificate \"\(signer.info.subject)\" expired at \(ISO8601DateFormatter().string(from: signer.info.notAfter)); devices that check the signature reject the file",
+                    "the signer certificate \"\(signer.info.subject)\" expired at \(InternetDateTime.string(from: signer.info.notAfter)); devices that check the signature reject the file",
                     url: url)
             }
             if let leaf = tls?.leaf {

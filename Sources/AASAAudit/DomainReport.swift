@@ -11,8 +11,9 @@ public struct DomainReport: Sendable, Encodable {
     public var port: Int
     /// `current`, `legacy`, `needs-attention` or `broken`, from the findings as `aasa check`
     /// decides it: any error is broken, else any deprecation legacy, else any warning
-    /// needs-attention.
-    public var verdict: DeprecationReport.Verdict
+    /// needs-attention; or `not-audited` when this machine could not fetch the domain (it ran
+    /// out of file descriptors), which says nothing about the domain.
+    public var verdict: AuditVerdict
     /// The file iOS would use: the `.well-known` one, else the root one (nil when neither).
     public var file: FileReport?
     /// Each path tried: `/.well-known/apple-app-site-association`, then `/apple-app-site-association`.
@@ -77,15 +78,19 @@ public struct PathReport: Sendable, Encodable {
     public var kind: String?
     /// Whether the body is a signed (PKCS#7) file.
     public var signed: Bool
-    /// Why no complete response came: `{ "rule": "tls-error" | "connection-failed" | "timeout", "message": … }`.
+    /// Why no complete response came: `{ "rule": "tls-error" | "connection-failed" | "timeout" |
+    /// "local-descriptor-limit", "message": … }`.
     public var error: FetchError?
     /// Connection attempts made (more than 1 after connection errors).
     public var attempts: Int
+    /// How long the fetch waited for a file descriptor of this machine, in all (nil: it never
+    /// had to wait). Waits are not attempts.
+    public var descriptorWaitMs: Double?
     public var timings: Timings
 
     enum CodingKeys: String, CodingKey {
         case url, address, status, contentType, contentEncoding, location, size, declaredSize, truncated, kind, signed,
-            error, attempts, timings
+            error, attempts, descriptorWaitMs, timings
     }
 
     /// Every key, with an explicit null for what is missing.
@@ -104,6 +109,7 @@ public struct PathReport: Sendable, Encodable {
         try container.encode(signed, forKey: .signed)
         try container.encode(error, forKey: .error)
         try container.encode(attempts, forKey: .attempts)
+        try container.encode(descriptorWaitMs, forKey: .descriptorWaitMs)
         try container.encode(timings, forKey: .timings)
     }
 

@@ -12,6 +12,8 @@ struct FetchResult: Sendable {
     var tls: TLSObservation?
     var response: FetchedResponse?
     var failure: FetchFailure?
+    /// How long the fetch waited for a free file descriptor, in seconds (nil: it never had to).
+    var descriptorWait: TimeInterval?
 }
 
 /// A response head and the body read (at most the size cap).
@@ -32,4 +34,8 @@ struct TLSObservation: Sendable {
     var leaf: X509Certificate?
     /// The leaf's SubjectPublicKeyInfo (DER), for "same key".
     var leafPublicKey: [UInt8]?
+    /// EMFILE or ENFILE when the chain did not verify as trusted while this machine had no file
+    /// descriptor free: the anchors are looked up in files (system roots, `--ca-dir`), so the
+    /// verdict may be this machine's, not the server's. The fetcher waits and tries again.
+    var descriptorShortage: Int32?
 }

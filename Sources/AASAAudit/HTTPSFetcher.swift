@@ -40,12 +40,31 @@ final class HTTPSFetcher: Sendable {
         return eventLoop.flatSubmit { self.attempt(target, on: eventLoop, number: 1) }
     }
 
-    private func attempt(_ target: FetchTarget, on eventLoop: any EventLoop, number: Int) -> EventLoopFuture<
-        FetchResult
-    > {
+    /// One attempt, then what follows its failure: a wait for a file descriptor (the same
+    /// attempt again, not counted as a retry, for at most `descriptorWait` in all), or a retry
+    /// after a connection error.
+    private func attempt(
+        _ target: FetchTarget, on eventLoop: any EventLoop, number: Int, waitingSince: NIODeadline? = nil
+    ) -> EventLoopFuture<FetchResult> {
         let promise = eventLoop.makePromise(of: FetchResult.self)
+        let startedAt = NIODeadline.now()
         startAttempt(target, on: eventLoop, number: number, promise: promise)
         return promise.futureResult.flatMap { result in
+            var result = result
+            let since = waitingSince ?? startedAt
+            let waited = Self.seconds(startedAt - since)
+            if waitingSince != nil { result.descriptorWait = waited }
+            if case .descriptorLimit(let code, _) = result.failure {
+                // No descriptor free on this machine: wait for one, with backoff (issue #15).
+                let pause = Self.descriptorPause(after: waited)
+                if waited + pause <= self.configuration.descriptorWait {
+                    return eventLoop.flatScheduleTask(in: .nanoseconds(Int64(pause * 1e9))) {
+                        self.attempt(target, on: eventLoop, number: number, waitingSince: since)
+                    }.futureResult
+                }
+                result.failure = .descriptorLimit(errno: code, waited: waited)
+                return eventLoop.makeSucceededFuture(result)
+            }
             guard case .connection = result.failure, number <= self.configuration.retries else {
                 return eventLoop.makeSucceededFuture(result)
             }
@@ -55,6 +74,15 @@ final class HTTPSFetcher: Sendable {
             }.futureResult
         }
     }
+
+    /// The pause before trying again for a descriptor, after `waited` seconds of waiting:
+    /// 10 ms doubling up to 250 ms, each shortened at random by up to half so that the
+    /// requests that wait do not all come back at once.
+    static func descriptorPause(after waited: TimeInterval) -> TimeInterval {
+        min(0.25, max(0.01, waited)) * Double.random(in: 0.5...1)
+    }
+
+    static func seconds(_ amount: TimeAmount) -> TimeInterval { Double(amount.nanoseconds) / 1e9 }
 
     private func startAttempt(
         _ target: FetchTarget, on eventLoop: any EventLoop, number: Int, promise: EventLoopPromise<FetchResult>
@@ -131,16 +159,23 @@ final class HTTPSFetcher: Sendable {
             reason: result.isValid ? nil : TLSWording.reason(result.verdict, host: verifier.options.hostname ?? ""),
             version: nil, chain: loaded.map { CertificateSummary($0.info) })
         let publicKey = try? certificates.first?.extractPublicKey().toSPKIBytes()
-        return TLSObservation(report: report, leaf: loaded.first, leafPublicKey: publicKey)
+        // An anchor file that could not be opened looks like a missing anchor (issue #15).
+        let shortage = result.verdict.code == "untrusted" ? DescriptorShortage.probe() : nil
+        return TLSObservation(
+            report: report, leaf: loaded.first, leafPublicKey: publicKey, descriptorShortage: shortage)
     }
 
     private static func classifyConnectError(_ error: any Error, target: FetchTarget, state: FetchState) -> FetchFailure
     {
+        // This machine's limit first: a socket that could not be made says nothing of the domain.
+        if let code = DescriptorShortage.code(in: error) { return .descriptorLimit(errno: code, waited: 0) }
         if let channelError = error as? ChannelError, case .connectTimeout = channelError {
             return .timeout("no connection to \(target.authority) within the timeout")
         }
         if let connection = error as? NIOConnectionError {
             if connection.dnsAError != nil || connection.dnsAAAAError != nil || connection.connectionErrors.isEmpty {
+                // getaddrinfo's code does not tell a lookup that had no descriptor for its socket.
+                if let code = DescriptorShortage.probe() { return .descriptorLimit(errno: code, waited: 0) }
                 return .connection("\(target.host) does not resolve")
             }
             let reasons = connection.connectionErrors.map { "\($0.target.ipAddress ?? "?"): \(describe($0.error))" }
@@ -330,6 +365,8 @@ private final class FetchHandler: ChannelInboundHandler, RemovableChannelHandler
         if !state.isFinished {
             if state.head != nil {
                 state.finish(failure: .interrupted("the connection closed after \(state.body.count) bytes of the body"))
+            } else if state.handshakeAt == nil, let code = state.tls?.descriptorShortage {
+                state.finish(failure: .descriptorLimit(errno: code, waited: 0))
             } else if state.handshakeAt == nil, let tls = state.tls, !tls.report.verified {
                 state.finish(failure: .tls(tls.report.reason ?? tls.report.verdict))
             } else if state.handshakeAt == nil {
@@ -342,7 +379,9 @@ private final class FetchHandler: ChannelInboundHandler, RemovableChannelHandler
     }
 
     private func classify(_ error: any Error) -> FetchFailure {
+        if let code = DescriptorShortage.code(in: error) { return .descriptorLimit(errno: code, waited: 0) }
         if state.handshakeAt == nil {
+            if let code = state.tls?.descriptorShortage { return .descriptorLimit(errno: code, waited: 0) }
             if let tls = state.tls, !tls.report.verified {
                 return .tls(tls.report.reason ?? tls.report.verdict)
             }

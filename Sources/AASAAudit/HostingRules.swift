@@ -31,6 +31,9 @@ public enum HostingRules {
     public static let rootFileDiffers: RuleID = "root-file-differs"
     public static let cdnNoFile: RuleID = "cdn-no-file"
     public static let cdnDiffers: RuleID = "cdn-differs"
+    /// Not a finding on the domain: this machine ran out of file descriptors, and the domain
+    /// was not audited (its verdict is ``AuditVerdict/notAudited``).
+    public static let localDescriptorLimit: RuleID = "local-descriptor-limit"
 
     /// Every hosting rule, in the order docs/rules.md lists them.
     public static let all: [Entry] = [
@@ -95,6 +98,13 @@ public enum HostingRules {
             id: cdnDiffers, severity: .warning,
             summary: "Apple's CDN copy says something else than the origin's file (with --cdn).",
             fix: "Usually a recent change the CDN has not fetched yet; it refreshes within about a day."),
+        Entry(
+            id: localDescriptorLimit, severity: .error,
+            summary:
+                "Not about the domain: the machine running the audit had no file descriptor free to connect, even after waiting; the domain is not-audited.",
+            fix:
+                "Raise the open-file limit (ulimit -n), lower --concurrency or close what holds descriptors, then audit the domain again."
+        ),
     ]
 
     /// The entries by ID.

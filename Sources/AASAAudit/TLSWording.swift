@@ -4,7 +4,9 @@ import Foundation
 /// Words for TLS verdicts (the `AASA` library's reasons talk about signers).
 enum TLSWording {
     static func reason(_ verdict: VerificationVerdict, host: String) -> String {
-        func when(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
+        // Not ISO8601DateFormatter: its ICU formatter reads time-zone files and traps when no
+        // file descriptor is free (issue #15); this is the same text without a file.
+        func when(_ date: Date) -> String { InternetDateTime.string(from: date) }
         func which(_ depth: Int) -> String {
             depth == 0 ? "the server certificate" : "the certificate at chain depth \(depth)"
         }

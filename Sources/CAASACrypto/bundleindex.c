@@ -215,9 +215,9 @@ static int caasa_label_is(const char *label, size_t length, const char *name) {
     return strlen(name) == length && memcmp(label, name, length) == 0;
 }
 
-void caasa_bundle_index_read(caasa_bundle_index *index, const char *path) {
+int caasa_bundle_index_read(caasa_bundle_index *index, const char *path) {
     index->text = caasa_read_file(path, &index->length);
-    if (index->text == NULL) return;
+    if (index->text == NULL) return !(errno == EMFILE || errno == ENFILE);
     const char *cursor = index->text, *end = index->text + index->length;
     size_t capacity = 0;
     while (cursor < end) {
@@ -276,6 +276,7 @@ void caasa_bundle_index_read(caasa_bundle_index *index, const char *path) {
         index->entries[index->count++] = entry;
     }
     ERR_clear_error();
+    return 1;
 }
 
 X509 *caasa_bundle_certificate(const caasa_bundle_index *index, const caasa_bundle_entry *entry) {

@@ -93,7 +93,9 @@ typedef struct caasa_bundle_index {
 
 /// Reads and indexes `path`. A missing or unreadable file indexes nothing (OpenSSL's default
 /// file lookup ignores a missing file); a block that does not read as a certificate is skipped.
-void caasa_bundle_index_read(caasa_bundle_index *index, const char *path) __attribute__((visibility("hidden")));
+/// Returns 0 when the file could not be opened for want of a file descriptor (EMFILE, ENFILE):
+/// nothing is indexed, and a later call may succeed; 1 otherwise.
+int caasa_bundle_index_read(caasa_bundle_index *index, const char *path) __attribute__((visibility("hidden")));
 void caasa_bundle_index_free(caasa_bundle_index *index) __attribute__((visibility("hidden")));
 
 /// The entry's certificate, decoded whole by OpenSSL (PEM_read_bio and d2i_X509 over its block).

@@ -59,10 +59,9 @@ static int caasa_lazy_bundle_by_subject(X509_LOOKUP *lookup, X509_LOOKUP_TYPE ty
                           && caasa_name_signature(name_der, (long)name_length, &signature);
     int added = 0;
     pthread_mutex_lock(&bundle->mutex);
-    if (!bundle->indexed) {
-        bundle->indexed = 1;
-        caasa_bundle_index_read(&bundle->index, bundle->path);
-    }
+    // A bundle that could not be opened for want of a file descriptor (an audit with every
+    // descriptor in use) is read again on the next lookup, not taken as empty for good.
+    if (!bundle->indexed) bundle->indexed = caasa_bundle_index_read(&bundle->index, bundle->path);
     for (size_t i = 0; i < bundle->index.count; i++) {
         caasa_bundle_entry *entry = &bundle->index.entries[i];
         if (!caasa_bundle_entry_matches(entry, name, signature_known, signature)) continue;
@@ -146,4 +145,21 @@ caasa_status caasa_trust_add_system_roots(caasa_trust *trust) {
     caasa_status status = caasa_add_lazy_bundle(store, file);
     ERR_clear_error();  // a missing default file or directory is not an error
     return status;
+}
+
+void caasa_trust_preload(caasa_trust *trust) {
+    // One lookup of a name no certificate has: each lookup method is asked in turn (the
+    // directory by hash, which misses, then the bundle, which reads its index), and none finds it.
+    X509_STORE *store = caasa_store(trust);
+    X509_STORE_CTX *context = X509_STORE_CTX_new();
+    X509_NAME *name = X509_NAME_new();
+    if (context != NULL && name != NULL
+        && X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, (const unsigned char *)"aasa preload", -1, -1, 0)
+        && X509_STORE_CTX_init(context, store, NULL, NULL)) {
+        X509_OBJECT *found = X509_STORE_CTX_get_obj_by_subject(context, X509_LU_X509, name);
+        X509_OBJECT_free(found);
+    }
+    X509_NAME_free(name);
+    X509_STORE_CTX_free(context);
+    ERR_clear_error();
 }

@@ -52,5 +52,14 @@ public final class TrustStore: Sendable {
         }
     }
 
+    /// Reads now what the first verification would read: the index of the system bundle
+    /// (`SSL_CERT_FILE`), which is otherwise read on the first issuer a chain asks for. For a
+    /// long-lived store whose later verifications may find no file descriptor free (`aasa
+    /// audit`): the bundle's anchors then need no file. `--ca-dir` and the system certificate
+    /// directory are still read by name, once per anchor found.
+    public func preload() {
+        caasa_trust_preload(pointer)
+    }
+
     deinit { caasa_trust_free(pointer) }
 }

@@ -26,6 +26,10 @@ caasa_trust *_Nullable caasa_trust_new(void);
 /// first issuer the directory does not have (systemroots.c).
 caasa_status caasa_trust_add_system_roots(caasa_trust *trust);
 
+/// Reads now what the store's lookups would read on their first issuer (the system bundle's
+/// index), so that later verifications open fewer files. Nothing is found or added.
+void caasa_trust_preload(caasa_trust *trust);
+
 /// Adds every certificate of `certs` as a trust anchor.
 caasa_status caasa_trust_add_certs(caasa_trust *trust, const caasa_certs *certs);
 

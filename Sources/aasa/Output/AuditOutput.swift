@@ -10,10 +10,12 @@ final class AuditPrinter {
     let failOn: Severity
     private let progress: ProgressBar?
     private let table = SummaryTable(columns: ["DOMAIN", "VERDICT", "FILE", "KIND", "TLS", "ERR", "WARN", "DEPR"])
-    private var verdicts: [DeprecationReport.Verdict: Int] = [:]
+    private var verdicts: [AuditVerdict: Int] = [:]
     private var rules: [String: Int] = [:]
     private(set) var domains = 0
     private(set) var failedDomains = 0
+    /// Domains this machine could not fetch (no file descriptor free): exit status 2.
+    private(set) var notAuditedDomains = 0
     private var invalidEntries = 0
 
     init(format: AuditFormat, failOn: Severity, progress: ProgressBar?) {
@@ -46,7 +48,11 @@ final class AuditPrinter {
         domains += 1
         verdicts[report.verdict, default: 0] += 1
         for rule in Set(report.diagnostics.map(\.rule.rawValue)) { rules[rule, default: 0] += 1 }
-        if report.diagnostics.contains(where: { $0.severity >= failOn }) { failedDomains += 1 }
+        if report.verdict == .notAudited {
+            notAuditedDomains += 1
+        } else if report.diagnostics.contains(where: { $0.severity >= failOn }) {
+            failedDomains += 1
+        }
         switch format {
         case .text:
             write(AuditText.block(report) + "\n")
@@ -81,6 +87,11 @@ final class AuditPrinter {
                     "\(invalidEntries) entr\(invalidEntries == 1 ? "y was" : "ies were") not a domain (see standard error)"
                 )
             }
+            if notAuditedDomains > 0 {
+                lines.append(
+                    "\(notAuditedDomains) domain\(notAuditedDomains == 1 ? " was" : "s were") not audited: this machine ran out of file descriptors, which says nothing about \(notAuditedDomains == 1 ? "it" : "them") (exit status 2)"
+                )
+            }
             if failedDomains > 0 {
                 lines.append(
                     "\(failedDomains) domain\(failedDomains == 1 ? " has" : "s have") findings at or above \(failOn.rawValue) (exit status 1)"
@@ -108,8 +119,9 @@ final class AuditPrinter {
     }
 
     private func verdictCounts() -> String {
-        let order: [(DeprecationReport.Verdict, String)] = [
+        let order: [(AuditVerdict, String)] = [
             (.current, "current"), (.legacy, "legacy"), (.needsAttention, "needs attention"), (.broken, "broken"),
+            (.notAudited, "not audited"),
         ]
         return order.compactMap { verdict, name in verdicts[verdict].map { "\($0) \(name)" } }.joined(separator: ", ")
     }
@@ -222,6 +234,7 @@ enum AuditText {
         }
         if let address = path.address { when = "\(address); " + when }
         if path.attempts > 1 { when += "; \(path.attempts) attempts" }
+        if let wait = path.descriptorWaitMs { when += "; waited \(milliseconds(wait)) for a free file descriptor" }
         lines.append("      " + facts.joined(separator: ", "))
         lines.append("      " + when)
         return lines

@@ -21,8 +21,9 @@ extension AASACommand {
                 copy. Guide: docs/audit.md.
 
                 Exit status: 0 no finding at or above --fail-on (default error); 1 findings at that level; \
-                2 a domain entry or a --ca-file/--domains-file cannot be read or used (the other domains are \
-                still audited); 64 usage error.
+                2 a domain entry or a --ca-file/--domains-file cannot be read or used, or a domain was not \
+                audited because this machine ran out of file descriptors (the other domains are still audited); \
+                64 usage error.
                 """
         )
 
@@ -48,7 +49,9 @@ extension AASACommand {
         var concurrency = 16
 
         @Option(
-            help: ArgumentHelp("Seconds one request may take, connecting included (default 10).", valueName: "seconds"))
+            help: ArgumentHelp(
+                "Seconds one request may take, connecting included (default 10); also the longest wait for a free file descriptor.",
+                valueName: "seconds"))
         var timeout: Double = 10
 
         @Option(
@@ -150,6 +153,7 @@ extension AASACommand {
                 let configuration = AuditConfiguration(
                     trust: try anchors.trustConfiguration(),
                     checkTime: atTime.flatMap(TimeArgument.parse), timeout: timeout, retries: retries,
+                    descriptorWait: timeout,
                     maximumBodySize: bodyCap, limits: limits.values.library,
                     resolve: try resolve.map(ResolveRule.parse),
                     checkCDN: cdn,
@@ -182,7 +186,7 @@ extension AASACommand {
             let outcome = AuditRun(auditor: auditor, concurrency: concurrency, ordered: format != .jsonl)
                 .run(source: source, printer: printer)
             printer.finish()
-            if outcome.invalidEntries > 0 { throw ExitStatus.badInput }
+            if outcome.invalidEntries > 0 || printer.notAuditedDomains > 0 { throw ExitStatus.badInput }
             if printer.failedDomains > 0 { throw ExitStatus.checkFailed }
         }
     }

@@ -66,6 +66,11 @@ final class NginxServer: @unchecked Sendable {
         case apex = "example.com"
         /// The stand-in for Apple's CDN: /a/v1/DOMAIN.
         case cdn = "cdn.example.com"
+        /// Hostile text (AuditHostileTextTests): controls in the JSON, the Content-Type, a
+        /// Location and the CDN's Apple-Failure-Reason.
+        case hostile = "hostile.example.com"
+        /// A header holding ESC, BEL and CR, which the HTTP parser refuses.
+        case hostileHeader = "hostile-header.example.com"
     }
 
     /// `host:port` for a scenario.
@@ -324,8 +329,11 @@ enum NginxConfig {
                     location = /a/v1/both.example.com \(serve("plain-pretty.json", as: "application/json"))
                     location = /a/v1/signed-root.example.com \(serve("legacy.json", as: "application/json"))
                     location = /a/v1/wrong-type.example.com \(serve("legacy.json", as: "application/json"))
+                    location = /a/v1/hostile.example.com { \(Fixtures.hostileCDN) return 404; }
                     location /a/v1/ { \(failure) return 404; }
             """)
+        servers += server(.hostile, Fixtures.hostileLocations(wellKnown: wellKnown, root: root, serve: serve))
+        servers += server(.hostileHeader, Fixtures.hostileHeaderLocation(wellKnown: wellKnown, serve: serve))
         return """
             daemon off;
             master_process off;
@@ -386,6 +394,7 @@ enum Fixtures {
         try plain.write(to: file("plain.json"))
         try plainPretty.write(to: file("plain-pretty.json"))
         try legacy.write(to: file("legacy.json"))
+        try hostile.write(to: file("hostile.json"))
         // Over 128 KB of valid JSON.
         var components = (0..<9_000).map { #"{"/": "/p\#($0)/*"}"# }.joined(separator: ", ")
         components =
