@@ -235,7 +235,7 @@ struct DomainAnalysis {
         }
         return FileReport(
             url: url, kind: kind.rawValue, signed: kind.isSigned, size: body.count,
-            signature: signature, items: deprecation.items)
+            signature: signature, items: deprecation.items, effect: deprecation.effect)
     }
 
     /// The signer against the domain's TLS identity, and its expiry.

@@ -142,6 +142,9 @@ public struct FileReport: Sendable, Encodable {
     public var signature: SignatureReport?
     /// The legacy and broken parts with who needs them and the next step (`aasa check`'s items).
     public var items: [DeprecationReport.Item]
+    /// What the file does (which apps get what), as `aasa check`'s headline says it; absent when
+    /// its JSON cannot be read.
+    public var effect: DocumentEffect?
 }
 
 /// A signed file's signature, and whether its signer is the domain's TLS identity.

@@ -143,6 +143,8 @@ struct AuditCommandTests {
             let lines = text.split(separator: "\n").map(String.init)
             #expect(lines.contains("    warning: [signature-weak-algorithm] \(Self.sha1Warning)"), "\(result)")
             #expect(!text.contains("[signature-not-valid]"), "\(result)")
+            // What the file does, in check's words (DocumentEffect, issue #13).
+            #expect(lines.contains { $0.hasPrefix("  does: universal links for ") }, "\(result)")
             // The summary table (DOMAIN VERDICT FILE KIND TLS ERR WARN DEPR) counts it in WARN.
             let row = try #require(lines.last { $0.hasPrefix(domain) }).split(separator: " ").map(String.init)
             #expect(row.count == 8, "\(row)")
@@ -166,6 +168,8 @@ struct AuditCommandTests {
             #expect(weak.first?["url"] as? String == "https://\(domain)/.well-known/apple-app-site-association")
             let file = try #require(report["file"] as? [String: Any])
             #expect((file["signature"] as? [String: Any])?["verdict"] as? String == "valid")
+            let effect = try #require(file["effect"] as? [String: Any], "\(file.keys)")
+            #expect((effect["universalLinks"] as? [[String: Any]])?.isEmpty == false, "\(effect)")
             let items = try #require(file["items"] as? [[String: Any]])
             #expect(
                 items.contains {

@@ -179,6 +179,7 @@ enum AuditText {
         }
         if let file = report.file {
             lines.append("  file: \(file.url) (\(file.kind), \(size(file.size)))")
+            if let effect = file.effect { lines.append("  does: \(effect.summary)") }
             if let signature = file.signature {
                 var line = "  signature: \(signature.verdict)"
                 if let reason = signature.reason { line += " (\(reason))" }
