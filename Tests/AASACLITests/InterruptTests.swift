@@ -145,7 +145,16 @@ struct InterruptTests {
                 wait
                 stty -a | grep -o -- '-*echo ' | head -1
                 """
-            let run = ProcessRunner.run(Executables.script, ["-qec", shell, "/dev/null"], timeout: 60)
+            // script's standard input is a FIFO held open and never written: at the end of its
+            // input (/dev/null) script would send EOF to the terminal, and the prompt would read
+            // that instead of waiting for the signal.
+            let fifo = dir.child("stdin.fifo").path
+            let run = ProcessRunner.run(
+                URL(fileURLWithPath: "/bin/sh"),
+                [
+                    "-c", "mkfifo \"$2\" && exec 3<>\"$2\" && exec \"$0\" -qec \"$1\" /dev/null <&3",
+                    Executables.script.path, shell, fifo,
+                ], timeout: 60)
             let output = run.stdoutText
             #expect(fileExists(marker), "the prompt never turned echo off: \(output.debugDescription)")
             #expect(output.contains("status=130"), "aasa must end by SIGINT: \(output.debugDescription)")
