@@ -17,23 +17,6 @@ public struct SigningTimeCheck: Sendable, Hashable {
         /// The file embeds no issuer of its chain's top certificate: get the certificate named
         /// so from an independent source.
         case missing(issuer: String)
-
-        public static func == (lhs: Anchor, rhs: Anchor) -> Bool {
-            switch (lhs, rhs) {
-            case (.trustedRoot, .trustedRoot): return true
-            case (.embedded(let a, _), .embedded(let b, _)): return a == b
-            case (.missing(let a), .missing(let b)): return a == b
-            default: return false
-            }
-        }
-
-        public func hash(into hasher: inout Hasher) {
-            switch self {
-            case .trustedRoot: hasher.combine(0)
-            case .embedded(let index, _): hasher.combine(index)
-            case .missing(let issuer): hasher.combine(issuer)
-            }
-        }
     }
 
     public var anchor: Anchor

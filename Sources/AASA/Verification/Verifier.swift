@@ -275,7 +275,7 @@ public struct Verifier: Sendable {
         let detail = String(fixedCString: outcome.error_string)
         let findings = PolicyFinding.all(in: outcome.policy)
         let warnings = findings.filter { !$0.refused }
-        let problems = Self.problems(of: outcome, verdict: self, at: checkedAt)
+        let problems = problems(of: outcome, at: checkedAt)
         guard let certificate = failing ?? chain.first else {
             return outcome.failure == .CAASA_CHAIN_OK
                 ? (nil, chain, warnings, problems, true)
@@ -317,9 +317,7 @@ public struct Verifier: Sendable {
 
     /// Every problem of a refused chain (``VerificationResult/chainProblems``), each with its
     /// certificate and dates.
-    private static func problems(
-        of outcome: caasa_chain_result, verdict owner: Verifier, at checkedAt: Date
-    ) -> [VerificationVerdict] {
+    private func problems(of outcome: caasa_chain_result, at checkedAt: Date) -> [VerificationVerdict] {
         guard outcome.problem_count > 0, let pointer = outcome.problem_chain,
             let chain = try? CertificateStack.borrowing(pointer).certificates().map(\.info), !chain.isEmpty
         else { return [] }
@@ -329,7 +327,7 @@ public struct Verifier: Sendable {
         var problems = recorded.compactMap { problem in
             let depth = Int(problem.depth)
             let certificate = chain[min(max(depth, 0), chain.count - 1)]
-            return owner.verdict(
+            return verdict(
                 problem.failure, detail: String(cString: caasa_chain_error_string(problem.error)),
                 certificate: certificate, depth: depth, leaf: chain.first)
         }

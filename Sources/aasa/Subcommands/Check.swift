@@ -74,22 +74,15 @@ extension AASACommand {
 
         private func text(_ report: DeprecationReport) -> [String] {
             // The headline says what the file does (DocumentEffect), then what the verdict means.
-            let verdicts: [DeprecationReport.Verdict: String] = [
-                .current: "current",
-                .legacy: "legacy",
-                .needsAttention: "needs attention",
-                .broken: "broken",
-            ]
-            let after: [DeprecationReport.Verdict: String] = [
-                .current: "follows Apple's current guidance",
-                .legacy: "legacy parts to retire",
-                .needsAttention: "warnings to look at",
-                .broken: "errors: iOS rejects or ignores all or part of it",
-            ]
+            let (verdict, meaning): (String, String)
+            switch report.verdict {
+            case .current: (verdict, meaning) = ("current", "follows Apple's current guidance")
+            case .legacy: (verdict, meaning) = ("legacy", "legacy parts to retire")
+            case .needsAttention: (verdict, meaning) = ("needs attention", "warnings to look at")
+            case .broken: (verdict, meaning) = ("broken", "errors: iOS rejects or ignores all or part of it")
+            }
             let does = report.effect.map { "\($0.summary); " } ?? ""
-            var lines = [
-                "\(Diagnostics.displayName(file)): \(verdicts[report.verdict] ?? report.verdict.rawValue): \(does)\(after[report.verdict] ?? "")"
-            ]
+            var lines = ["\(Diagnostics.displayName(file)): \(verdict): \(does)\(meaning)"]
             lines.append("  kind: \(report.kind.rawValue)")
             if let effect = report.effect {
                 for app in effect.universalLinks {
@@ -115,7 +108,11 @@ extension AASACommand {
             }
             let legacy = report.items.filter { $0.severity == .deprecation }
             let problems = report.items.filter { $0.severity != .deprecation }
-            for (title, items) in [("Problems", problems), ("Legacy parts", legacy)] where !items.isEmpty {
+            // Legacy parts say who still needs them; problems say what they do.
+            for (title, items, label) in [
+                ("Problems", problems, "effect:      "), ("Legacy parts", legacy, "who needs it:"),
+            ]
+            where !items.isEmpty {
                 lines.append("")
                 lines.append("\(title):")
                 // One block per rule, with every place it applies.
@@ -131,14 +128,13 @@ extension AASACommand {
                     lines.append("  - [\(rule.rawValue)] \(first.title)")
                     // Every place and every value the finding covers, each with its own message
                     // when that says more than the title (an app ID, a path).
-                    for item in group where item.location != "$" || item.message != first.title {
+                    for item in group {
                         let place = item.location == "$" ? "" : "at \(item.location)"
                         let says = Self.sameSentence(item.message, first.title) ? "" : item.message
-                        lines.append("      " + [place, says].filter { !$0.isEmpty }.joined(separator: ": "))
+                        let line = [place, says].filter { !$0.isEmpty }.joined(separator: ": ")
+                        if !line.isEmpty { lines.append("      " + line) }
                     }
-                    // Legacy parts say who still needs them; problems say what they do.
-                    lines.append(
-                        "      \(title == "Legacy parts" ? "who needs it:" : "effect:      ") \(first.neededBy)")
+                    lines.append("      \(label) \(first.neededBy)")
                     lines.append("      next step:    \(Self.filledIn(first.nextStep, file: file))")
                 }
             }
