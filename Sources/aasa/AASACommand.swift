@@ -7,11 +7,21 @@ import Foundation
 ///
 /// Every subcommand spells out its `commandName`: argument-parser would otherwise derive each
 /// name from the type with `String(describing:)`, a runtime conformance scan per subcommand
-/// on every start (docs/performance.md).
+/// on every start (docs/performance.md). Each also names this command as its
+/// `_superCommandName`, which ``parsedDirectly(_:)`` relies on.
 @main
 struct AASACommand: ParsableCommand {
+    /// The tool's name, in usage lines and as every subcommand's super-command.
+    static let name = "aasa"
+
+    /// The subcommands, in the order the help lists them.
+    static let subcommandTypes: [any ParsableCommand.Type] = [
+        Check.self, Lint.self, Match.self, Verify.self, Extract.self, Detect.self, Inspect.self, Sign.self,
+        Audit.self, Convert.self, Migrate.self, Diff.self,
+    ]
+
     static let configuration = CommandConfiguration(
-        commandName: "aasa",
+        commandName: name,
         abstract: "Check, lint, match, sign, verify and extract apple-app-site-association files, signed or plain.",
         discussion: """
             Exit status: 0 success or valid; 1 the check failed (invalid, untrusted, refused); \
@@ -19,19 +29,42 @@ struct AASACommand: ParsableCommand {
             See docs/exit-codes.md.
             """,
         version: AASAVersion.current,
-        subcommands: [
-            Check.self, Lint.self, Match.self, Verify.self, Extract.self, Detect.self, Inspect.self, Sign.self,
-            Audit.self, Convert.self, Migrate.self, Diff.self,
-        ]
+        subcommands: subcommandTypes
     )
 
     /// Raises the open-file limit to its hard limit first (``DescriptorLimit``), refuses an
-    /// argument that is not UTF-8, then runs as argument-parser's `main` does.
+    /// argument that is not UTF-8, then runs as argument-parser's `main` does: the
+    /// subcommand parsed directly when that succeeds, else the whole tree.
     static func main() {
         DescriptorLimit.raiseToHardLimit()
         refuseArgumentsNotInUTF8()
+        if var command = parsedDirectly(CommandLine.arguments.dropFirst()) {
+            do { try command.run() } catch { exit(withError: error) }
+            return
+        }
         refuseMistypedSubcommand()
         main(nil)
+    }
+
+    /// `aasa SUBCOMMAND ARGS…` parsed with the subcommand as the root, or `nil` when that
+    /// parse does not give the subcommand itself (an error, `--help`, `--version`, anything
+    /// but a successful parse), which then goes through the whole tree as before, so that its
+    /// messages and help are argument-parser's own.
+    ///
+    /// Why: argument-parser's `parseAsRoot` on the root reflects the root's arguments, then
+    /// the subcommand's once to see whether it takes all remaining input and once more to
+    /// parse them, and first parses the arguments twice more looking for
+    /// `--generate-completion-script`. That was 43 % of a single-file `aasa verify`
+    /// (docs/performance.md). The subcommand's `_superCommandName` (argument-parser's own
+    /// setting for commands installed under a common name) makes it skip that probe; a
+    /// request for completions then fails this parse and reaches the root, which answers it.
+    static func parsedDirectly(_ arguments: ArraySlice<String>) -> (any ParsableCommand)? {
+        guard let word = arguments.first,
+            let subcommand = subcommandTypes.first(where: { $0.configuration.commandName == word }),
+            let command = try? subcommand.parseAsRoot(Array(arguments.dropFirst())),
+            type(of: command) == subcommand
+        else { return nil }
+        return command
     }
 
     /// `aasa chek`: argument-parser would say only "Unexpected argument 'chek'". A first

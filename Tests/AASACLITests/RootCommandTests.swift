@@ -102,4 +102,47 @@ struct RootCommandTests {
         #expect(
             result.stderr.hasPrefix("Error: Unknown subcommand 'verfy\\u{1B}'. Did you mean 'verify'?\n"), "\(result)")
     }
+
+    /// The twelve subcommands, in the order the help lists them.
+    static let subcommands = [
+        "check", "lint", "match", "verify", "extract", "detect", "inspect", "sign", "audit", "convert", "migrate",
+        "diff",
+    ]
+
+    /// `aasa SUBCOMMAND …` is first parsed with the subcommand as argument-parser's root
+    /// (`AASACommand.parsedDirectly`); whatever that parse does not accept must reach the whole
+    /// tree and give exactly what the root gives.
+    @Test("SUBCOMMAND --help prints exactly what 'help SUBCOMMAND' prints, for every subcommand")
+    func subcommandHelpIsTheRoots() throws {
+        let listed = CLI.run(["--help"]).stdoutText
+        try #require(Self.subcommands.count == 12)
+        for name in Self.subcommands {
+            #expect(listed.contains("  \(name) "), "the help lists no \(name)")
+            let direct = CLI.run([name, "--help"])
+            let viaHelp = CLI.run(["help", name])
+            #expect(direct.status == 0 && viaHelp.status == 0, "\(direct)\n\(viaHelp)")
+            #expect(direct.stdoutText.contains("USAGE: aasa \(name) "), "\(direct)")
+            #expect(direct.stdoutText == viaHelp.stdoutText, "\(name) --help differs from help \(name)")
+        }
+    }
+
+    @Test("a completion-script request after a subcommand gets the root's script, as before")
+    func completionRequestAfterSubcommand() {
+        let root = CLI.run(["--generate-completion-script", "bash"])
+        #expect(root.status == 0, "\(root)")
+        #expect(root.stdoutText.contains("_aasa()"), "\(root)")
+        for name in ["verify", "lint"] {
+            let after = CLI.run([name, "--generate-completion-script", "bash"])
+            #expect(after.status == 0, "\(after)")
+            #expect(after.stdoutText == root.stdoutText, "\(name) --generate-completion-script bash is not the root's")
+        }
+    }
+
+    @Test("--version after a subcommand prints the root's version, as argument-parser's root parse does")
+    func versionAfterSubcommand() {
+        let root = CLI.run(["--version"])
+        let after = CLI.run(["verify", "x.p7m", "--version"])
+        #expect(after.status == 0, "\(after)")
+        #expect(after.stdoutText == root.stdoutText && after.stdoutText.hasPrefix("aasa "), "\(after)")
+    }
 }

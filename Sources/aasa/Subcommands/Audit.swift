@@ -10,6 +10,7 @@ extension AASACommand {
     struct Audit: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "audit",
+            _superCommandName: AASACommand.name,
             abstract: "Fetch live domains' AASA files over HTTPS, as Apple does, and report what is legacy or broken.",
             discussion: """
                 For each domain, fetches https://DOMAIN/.well-known/apple-app-site-association and the legacy \

@@ -6,6 +6,7 @@ extension AASACommand {
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "check",
+            _superCommandName: AASACommand.name,
             abstract: "The full report for one AASA file: what is legacy, who still needs it, and what to do next.",
             discussion: """
                 Detects the file, verifies it when signed (trust options as in verify), extracts and lints \

@@ -6,6 +6,7 @@ extension AASACommand {
     struct Convert: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "convert",
+            _superCommandName: AASACommand.name,
             abstract: "Convert signed AASA files to plain JSON (verified first), and normalise plain ones.",
             discussion: """
                 A signed file is verified (same trust options as verify), its JSON extracted and its \

@@ -6,6 +6,7 @@ extension AASACommand {
     struct Detect: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "detect",
+            _superCommandName: AASACommand.name,
             abstract:
                 "Tell what each file is from its bytes: pkcs7-der, pkcs7-pem, pkcs7-smime, pkcs7-other, json or unknown.",
             discussion: """

@@ -6,6 +6,7 @@ extension AASACommand {
     struct Diff: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "diff",
+            _superCommandName: AASACommand.name,
             abstract:
                 "Compare what two AASA files mean: apps per service, rules per app, probe URLs whose verdict changes.",
             discussion: """

@@ -6,6 +6,7 @@ extension AASACommand {
     struct Extract: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "extract",
+            _superCommandName: AASACommand.name,
             abstract: "Write the JSON embedded in a signed AASA file, after verifying it.",
             discussion: """
                 The signature and chain are verified first (same options as verify); if that fails, \

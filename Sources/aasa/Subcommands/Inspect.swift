@@ -6,6 +6,7 @@ extension AASACommand {
     struct Inspect: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "inspect",
+            _superCommandName: AASACommand.name,
             abstract: "Show the structure of a signed file: algorithms, signed attributes, certificates, content.",
             discussion: """
                 Nothing is verified: use verify for that. Plain JSON is described briefly.

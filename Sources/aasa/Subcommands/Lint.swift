@@ -6,6 +6,7 @@ extension AASACommand {
     struct Lint: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "lint",
+            _superCommandName: AASACommand.name,
             abstract: "Check AASA files against Apple's format and current guidance, with stable rule IDs.",
             discussion: """
                 Signed files are unwrapped (without verifying them) and their JSON is linted too; their \

@@ -6,6 +6,7 @@ extension AASACommand {
     struct Match: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "match",
+            _superCommandName: AASACommand.name,
             abstract: "Say which app (if any) opens each URL as a universal link, as iOS decides it.",
             discussion: """
                 Each app is evaluated on its own: the first entry naming it decides, its rules in \

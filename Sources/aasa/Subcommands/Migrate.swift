@@ -6,6 +6,7 @@ extension AASACommand {
     struct Migrate: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "migrate",
+            _superCommandName: AASACommand.name,
             abstract: "Rewrite a legacy AASA file in Apple's current format, with proof that no URL changes app.",
             discussion: """
                 details keyed by app ID → array; appID → appIDs (entries with identical rules merged when \

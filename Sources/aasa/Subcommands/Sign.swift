@@ -6,6 +6,7 @@ extension AASACommand {
     struct Sign: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "sign",
+            _superCommandName: AASACommand.name,
             abstract: "Sign an AASA file exactly like the legacy openssl smime recipe.",
             discussion: """
                 Reproduces `openssl smime -sign -inkey KEY -signer CERT -certfile CHAIN -noattr -nodetach \

@@ -6,6 +6,7 @@ extension AASACommand {
     struct Verify: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "verify",
+            _superCommandName: AASACommand.name,
             abstract: "Verify a signed AASA file: the signature over its content and the signer's chain.",
             discussion: """
                 The signer must chain to a trust anchor (the system bundle unless --no-system-roots, \
@@ -85,7 +86,6 @@ extension AASACommand {
             guard let verifier else { throw ExitStatus.badInput }
             let expansion = batch.expand(files, what: "verify")
             var frontend = BatchFrontend("verify", expansion)
-            let items = expansion.items
             let records = frontend.startOutput(format.value, single: false, layout: .document)
             frontend.run(threads: batch.workerCount) { item in
                 var output = BatchOutput()
