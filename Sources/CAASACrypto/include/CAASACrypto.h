@@ -381,6 +381,10 @@ caasa_status caasa_pkcs7_verify_signature(const caasa_pkcs7 *message, const caas
 /// it before telling its owner it is done, so the state is gone before the process can end.
 void caasa_thread_stop(void);
 
+/// SHA-256 of `length` bytes at `data` into `out` (EVP_Digest). Returns 1, or 0 if OpenSSL
+/// failed (its error queue is cleared).
+int caasa_sha256(const uint8_t *_Nullable data, size_t length, uint8_t out[_Nonnull 32]);
+
 /// The version of the OpenSSL library loaded at run time, e.g. "OpenSSL 3.0.17 1 Jul 2025".
 const char *caasa_openssl_version_runtime(void);
 

@@ -51,7 +51,6 @@ extension AASACommand {
             let expansion = batch.expand(files, what: "detect")
             // Every failure, whatever its kind, is an unreadable file here; detect counts no outcome for it.
             var frontend = BatchFrontend("detect", expansion, failureOutcome: nil)
-            let items = expansion.items
             let limits = self.limits.values
             let records = frontend.startOutput(format.value, single: single, layout: .document)
             frontend.run(threads: batch.workerCount) { item in
