@@ -352,7 +352,6 @@ struct LimitOptionsTests {
                 let raised = CLI.run(command.map { $0 == "100" ? "200" : $0 })
                 #expect(!raised.stderr.contains("url-too-long"), "\(command[0]): \(raised)")
             }
-            #expect(commands.count == 2)
         }
     }
 
