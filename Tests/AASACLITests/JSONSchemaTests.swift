@@ -27,8 +27,8 @@ import Testing
     /// The fixtures of the cases, in `directory`: plain JSON with legacy parts (`legacy.json`),
     /// current-format JSON (`modern.json`), invalid JSON (`broken.json`), a signed file that
     /// verifies with the test trust (`signed.p7m`), one whose signer expired (`expired.p7m`), one
-    /// from an untrusted root (`untrusted.p7m`), a file that is no AASA file (`notes.txt`), and a
-    /// list of URLs (`urls.txt`).
+    /// from an untrusted root (`untrusted.p7m`), a file that is no AASA file (`notes.txt`), and
+    /// lists of URLs (`urls.txt`, and `no-urls.txt` with none).
     static func fixtures(in directory: URL) throws {
         try Fixture.write(to: directory, as: "legacy.json")
         try Fixture.write(
@@ -41,6 +41,7 @@ import Testing
         try Fixture.write(Data(#"{"applinks": {"details": [],}}"#.utf8), to: directory, as: "broken.json")
         try Fixture.write(Data("not an AASA file\n".utf8), to: directory, as: "notes.txt")
         try Fixture.write(Data("https://example.com/buy/1\n/buy/admin\n/other\n".utf8), to: directory, as: "urls.txt")
+        try Fixture.write(Data("# no URL\n".utf8), to: directory, as: "no-urls.txt")
         _ = try Fixture.signedFile(in: directory, name: "signed.p7m")
         _ = try Fixture.signedFile(in: directory, leaf: "leaf-expired", name: "expired.p7m")
         let source = try Fixture.write(to: directory, as: "untrusted.source.json")
@@ -65,6 +66,10 @@ import Testing
             Case(
                 schema: "verify", args: ["verify"] + batch + ["--format", "jsonl"] + trust, lines: true, status: 2,
                 top: .object),
+            // a batch in which no file could be read: an empty array
+            Case(
+                schema: "verify", args: ["verify", "missing.p7m", "gone.p7m", "--format", "json"] + trust, status: 2,
+                top: .array),
             // detect: one file, a batch with an unreadable file, jsonl
             Case(schema: "detect", args: ["detect", "signed.p7m", "--format", "json"], status: 0, top: .object),
             Case(
@@ -81,6 +86,7 @@ import Testing
                 args: ["lint", "legacy.json", "broken.json", "signed.p7m", "modern.json", "--format", "json"],
                 status: 1, top: .object),
             Case(schema: "lint", args: ["lint", "modern.json", "--format", "json"], status: 0, top: .object),
+            Case(schema: "lint", args: ["lint", "missing.p7m", "--format", "json"], status: 2, top: .object),
             Case(
                 schema: "lint", args: ["lint", "legacy.json", "broken.json", "missing.p7m", "--format", "jsonl"],
                 lines: true,
@@ -116,6 +122,9 @@ import Testing
             Case(
                 schema: "match", args: ["match", "modern.json", "https://", "--format", "json"], status: 1, top: .object
             ),
+            Case(
+                schema: "match", args: ["match", "modern.json", "--urls-file", "no-urls.txt", "--format", "json"],
+                status: 0, top: .array),
             // diff: files that differ (legacy paths against components), and the same file twice
             Case(
                 schema: "diff",
@@ -144,7 +153,7 @@ import Testing
     }
 
     @Test func everyOutputValidatesAgainstItsSchema() throws {
-        #expect(Self.cases.count == 26)
+        #expect(Self.cases.count == 29)
         try withTemporaryDirectory { directory in
             try Self.fixtures(in: directory)
             var validated = 0
@@ -184,7 +193,7 @@ import Testing
                     }
                 }
             }
-            // Every case printed at least one stamped object.
+            // At least as many stamped objects as cases (batches hold several; an empty array none).
             #expect(records >= Self.cases.count)
         }
     }
@@ -237,6 +246,7 @@ import Testing
                     ("\"schemaVersion\" : 1", "\"schemaVersion\" : 2"),
                     ("\"aasaVersion\" :", "\"toolVersion\" :"),
                 ]
+                #expect(edits.count == 3)
                 for (from, to) in edits {
                     #expect(text.contains(from), "\(schema): no \(from) to edit")
                     let edited = Data(text.replacingOccurrences(of: from, with: to).utf8)
