@@ -228,24 +228,8 @@ public struct AuditDiagnostic: Sendable, Encodable, Hashable {
         self.url = url
     }
 
-    enum CodingKeys: String, CodingKey {
-        case rule, severity, message, location, url
-    }
-
-    private enum LocationKeys: String, CodingKey {
-        case path, line, column
-    }
-
-    /// `location` as `aasa lint --format json` writes it: `{ "path", "line", "column" }`.
+    /// The shared JSON form of a finding (``Diagnostic/encode(to:url:)``), with `url`.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(rule.rawValue, forKey: .rule)
-        try container.encode(severity.rawValue, forKey: .severity)
-        try container.encode(message, forKey: .message)
-        var place = container.nestedContainer(keyedBy: LocationKeys.self, forKey: .location)
-        try place.encode(location.path.description, forKey: .path)
-        try place.encode(location.line, forKey: .line)
-        try place.encode(location.column, forKey: .column)
-        try container.encode(url, forKey: .url)
+        try Diagnostic(rule, message, at: location, severity: severity).encode(to: encoder, url: url)
     }
 }

@@ -161,7 +161,7 @@ struct CheckCommandTests {
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.isEmpty, "\(result)")
         let root = try result.jsonObject()
-        #expect(Set(root.keys) == ["path", "report"])
+        #expect(Set(root.keys) == ["schemaVersion", "aasaVersion", "path", "report"])
         #expect(root["path"] as? String == file)
         let report = try #require(root["report"] as? [String: Any])
         #expect(

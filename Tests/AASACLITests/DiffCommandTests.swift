@@ -90,7 +90,11 @@ struct DiffCommandTests {
             let result = CLI.run(["diff", old, new, "--format", "json"])
             #expect(result.status == 1, "\(result)")
             let json = try result.jsonObject()
-            #expect(Set(json.keys) == ["old", "new", "same", "services", "apps", "variables", "probes", "effect"])
+            #expect(
+                Set(json.keys) == [
+                    "schemaVersion", "aasaVersion", "old", "new", "same", "services", "apps", "variables", "probes",
+                    "effect",
+                ])
             #expect(json["old"] as? String == old)
             #expect(json["same"] as? Bool == false)
             let services = try #require(json["services"] as? [[String: Any]])

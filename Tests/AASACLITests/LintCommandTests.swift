@@ -338,7 +338,7 @@ struct LintCommandTests {
 
     // MARK: - JSON
 
-    @Test("--format json: files[] with path, kind and diagnostics (rule, severity, message, location)")
+    @Test("--format json: files[] with path, kind and diagnostics (rule, severity, message, location, url)")
     func jsonFormat() throws {
         try withTemporaryDirectory { dir in
             let warn = try Fixture.write(LintFixture.warnings, to: dir, as: "warn.json")
@@ -347,7 +347,7 @@ struct LintCommandTests {
             #expect(result.status == 0, "\(result)")
             #expect(result.stderr.isEmpty, "no summary in JSON mode: \(result)")
             let root = try result.jsonObject()
-            #expect(Set(root.keys) == ["files"])
+            #expect(Set(root.keys) == ["schemaVersion", "aasaVersion", "files"])
             let files = try #require(root["files"] as? [[String: Any]])
             try #require(files.count == 2)
             #expect(files[0]["path"] as? String == warn.path)
@@ -358,7 +358,8 @@ struct LintCommandTests {
             let plain = try #require(files[0]["diagnostics"] as? [[String: Any]])
             try #require(plain.count == 2)
             let first = plain[0]
-            #expect(Set(first.keys) == ["rule", "severity", "message", "location"])
+            #expect(Set(first.keys) == ["rule", "severity", "message", "location", "url"])
+            #expect(first["url"] is NSNull)
             #expect(first["rule"] as? String == "duplicate-appid")
             #expect(first["severity"] as? String == "warning")
             #expect((first["message"] as? String)?.isEmpty == false)
@@ -367,13 +368,13 @@ struct LintCommandTests {
             #expect(location["line"] as? Int == 5)
             #expect(location["column"] as? Int == 50)
 
-            // A file-level finding: path "$", line and column omitted.
+            // A file-level finding: path "$", line and column explicit nulls (the shared diagnostic object).
             let signedDiagnostics = try #require(files[1]["diagnostics"] as? [[String: Any]])
             #expect(
                 signedDiagnostics.map { $0["rule"] as? String } == ["signed-file", "duplicate-appid", "unknown-key"])
             let fileLevel = try #require(signedDiagnostics[0]["location"] as? [String: Any])
             #expect(fileLevel["path"] as? String == "$")
-            #expect(fileLevel["line"] == nil && fileLevel["column"] == nil, "\(fileLevel)")
+            #expect(fileLevel["line"] is NSNull && fileLevel["column"] is NSNull, "\(fileLevel)")
             let payload = try #require(signedDiagnostics[1]["location"] as? [String: Any])
             #expect(payload["line"] as? Int == 5, "payload line numbers")
         }

@@ -113,7 +113,8 @@ struct MatchCommandTests {
         let result = match([example, "https://example.com/account/x", "--format", "json"])
         #expect(result.status == 1, "\(result)")
         let object = try result.jsonObject()
-        #expect(Set(object.keys) == ["url", "appID", "excluded", "apps"], "\(object.keys)")
+        #expect(
+            Set(object.keys) == ["schemaVersion", "aasaVersion", "url", "appID", "excluded", "apps"], "\(object.keys)")
         #expect(object["url"] as? String == "https://example.com/account/x")
         #expect(object["appID"] is NSNull, "appID must be an explicit null: \(result)")
         #expect(object["excluded"] as? Bool == true)

@@ -20,6 +20,13 @@ public enum SchemaValidation {
         return outcome(ProcessRunner.run(python3, arguments, stdin: document))
     }
 
+    /// Whether each of `files` is a valid JSON Schema whose `$ref`s all resolve locally (inside
+    /// it, or to a schema beside it by its `$id`), through validate-json.py --check.
+    public static func schemas(_ files: [URL]) -> Outcome {
+        let script = Repository.root.appendingPathComponent("scripts/validate-json.py")
+        return outcome(ProcessRunner.run(python3, [script.path, "--check"] + files.map(\.path)))
+    }
+
     /// `document` (XML) against the XML Schema at `schema`.
     public static func xml(_ document: Data, schema: URL) -> Outcome {
         outcome(ProcessRunner.run(xmllint, ["--noout", "--nonet", "--schema", schema.path, "-"], stdin: document))

@@ -35,15 +35,17 @@ struct BatchFrontend {
         printer = BatchPrinter(total: expansion.items.count)
     }
 
-    /// Starts the output in `format`: for `json` in a batch, opens the array the files'
-    /// records are elements of, laid out as `layout` (closed by ``finishOutput()``). Returns the
-    /// printer of the files' records, for the workers.
-    mutating func startOutput(_ format: BatchFormat, single: Bool, layout: JSONArrayStream.Layout) -> RecordPrinter {
-        guard format == .json && !single else { return RecordPrinter(format: format, array: nil) }
-        let stream = JSONArrayStream(layout)
+    /// Starts the output in `format`, of `kind` (the records' stamp): for `json` in a batch,
+    /// opens the array the files' records are elements of, laid out as `layout` (closed by
+    /// ``finishOutput()``). Returns the printer of the files' records, for the workers.
+    mutating func startOutput(
+        _ format: BatchFormat, _ kind: JSONSchemaKind, single: Bool, layout: JSONArrayStream.Layout
+    ) -> RecordPrinter {
+        guard format == .json && !single else { return RecordPrinter(format: format, kind: kind, array: nil) }
+        let stream = JSONArrayStream(layout, of: kind)
         array = stream
         printer.write(stream.opening)
-        return RecordPrinter(format: format, array: stream)
+        return RecordPrinter(format: format, kind: kind, array: stream)
     }
 
     /// Runs `work` on each of `jobs` (one per item, in item order) and prints its output: in

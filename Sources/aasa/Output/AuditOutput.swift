@@ -22,7 +22,9 @@ final class AuditPrinter {
         self.format = format
         self.failOn = failOn
         self.progress = progress
-        if format == .json { write("{\n  \"domains\" : [") }
+        if format == .json {
+            write("{\n" + JSONStamp.around("domains", .audit, indent: "  ").before + "  \"domains\" : [")
+        }
     }
 
     /// Whether standard output shares the terminal with the progress bar.
@@ -62,14 +64,15 @@ final class AuditPrinter {
                 String(report.count(.deprecation)),
             ])
         case .json:
-            let object = (try? JSONOutput.encode(report)).map { String(decoding: $0, as: UTF8.self) } ?? "{}\n"
+            let object =
+                (try? JSONOutput.encode(report, stamped: .audit)).map { String(decoding: $0, as: UTF8.self) } ?? "{}\n"
             let indented = object.trimmingCharacters(in: .newlines).split(
                 separator: "\n", omittingEmptySubsequences: false
             )
             .map { "    " + $0 }.joined(separator: "\n")
             write((domains == 1 ? "\n" : ",\n") + indented)
         case .jsonl:
-            write(String(decoding: (try? JSONOutput.line(report)) ?? Data("{}\n".utf8), as: UTF8.self))
+            write(String(decoding: (try? JSONOutput.line(report, stamped: .audit)) ?? Data("{}\n".utf8), as: UTF8.self))
         }
         progress?.update(done: domains, inFlight: nil)
     }
@@ -112,7 +115,8 @@ final class AuditPrinter {
                 separator: "\n", omittingEmptySubsequences: false
             )
             .enumerated().map { $0.offset == 0 ? String($0.element) : "  " + $0.element }.joined(separator: "\n")
-            write((domains == 0 ? "\n" : "\n") + "  ],\n  \"summary\" : " + indented + "\n}\n")
+            let stamp = JSONStamp.around("domains", .audit, indent: "  ").after
+            write("\n  ]" + stamp + ",\n  \"summary\" : " + indented + "\n}\n")
         case .jsonl:
             break
         }

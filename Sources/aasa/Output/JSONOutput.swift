@@ -21,23 +21,42 @@ enum JSONOutput {
     static func print(_ value: some Encodable) throws {
         StandardStreams.out(try encode(value))
     }
+
+    /// ``encode(_:)`` with `kind`'s `schemaVersion` and `aasaVersion` added (``Stamped``).
+    static func encode(_ value: some Encodable, stamped kind: JSONSchemaKind) throws -> Data {
+        try encode(Stamped(value, kind))
+    }
+
+    /// ``line(_:)`` with `kind`'s `schemaVersion` and `aasaVersion` added (``Stamped``).
+    static func line(_ value: some Encodable, stamped kind: JSONSchemaKind) throws -> Data {
+        try line(Stamped(value, kind))
+    }
+
+    /// ``print(_:)`` with `kind`'s `schemaVersion` and `aasaVersion` added (``Stamped``).
+    static func print(_ value: some Encodable, stamped kind: JSONSchemaKind) throws {
+        try print(Stamped(value, kind))
+    }
 }
 
 /// Writes a JSON array one element at a time, byte for byte as ``JSONOutput/print(_:)`` would
 /// write the whole array at once, so a batch streams its `--format json` output instead of
 /// holding every file's report.
 struct JSONArrayStream {
-    /// Where the array sits: the whole document, or the only member of an object.
+    /// Where the array sits: the whole document, or the member of an object whose other
+    /// members are the stamp (``JSONStamp``).
     enum Layout {
         case document
         case member(String)
     }
 
     private let layout: Layout
+    /// The output the array belongs to: its stamp, on an object that holds the array.
+    private let kind: JSONSchemaKind
     private(set) var count = 0
 
-    init(_ layout: Layout) {
+    init(_ layout: Layout, of kind: JSONSchemaKind) {
         self.layout = layout
+        self.kind = kind
     }
 
     private var depth: Int {
@@ -51,7 +70,8 @@ struct JSONArrayStream {
     var opening: String {
         switch layout {
         case .document: return "[\n"
-        case .member(let name): return "{\n  \"\(name)\" : [\n"
+        case .member(let name):
+            return "{\n" + JSONStamp.around(name, kind, indent: "  ").before + "  \"\(name)\" : [\n"
         }
     }
 
@@ -59,7 +79,7 @@ struct JSONArrayStream {
     var closing: String {
         switch layout {
         case .document: return "\n]\n"
-        case .member: return "\n  ]\n}\n"
+        case .member(let name): return "\n  ]" + JSONStamp.around(name, kind, indent: "  ").after + "\n}\n"
         }
     }
 

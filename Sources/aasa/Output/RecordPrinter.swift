@@ -6,6 +6,8 @@ import Foundation
 /// the array that ``BatchFrontend`` opens.
 struct RecordPrinter: Sendable {
     let format: BatchFormat
+    /// The output the records belong to: their stamp (``Stamped``) and schema.
+    let kind: JSONSchemaKind
     /// `json` in a batch: the array the record is an element of (its indentation).
     let array: JSONArrayStream?
 
@@ -14,8 +16,8 @@ struct RecordPrinter: Sendable {
     func render(_ record: some Encodable, text: @autoclosure () -> [String]) throws -> Data {
         switch format {
         case .text: return Data(StandardStreams.escaped(text()).utf8)
-        case .json: return try array?.element(record) ?? JSONOutput.encode(record)
-        case .jsonl: return try JSONOutput.line(record)
+        case .json: return try array?.element(Stamped(record, kind)) ?? JSONOutput.encode(record, stamped: kind)
+        case .jsonl: return try JSONOutput.line(record, stamped: kind)
         case .sarif: return Data()
         }
     }

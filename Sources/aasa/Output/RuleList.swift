@@ -62,10 +62,10 @@ enum RuleList {
     static func print(_ format: BatchFormat) throws {
         switch format {
         case .text, .sarif: StandardStreams.out(lines: textLines)
-        case .json: try JSONOutput.print(records)
+        case .json: try JSONOutput.print(records.map { Stamped($0, .rules) })
         case .jsonl:
             var data = Data()
-            for record in records { data += try JSONOutput.line(record) }
+            for record in records { data += try JSONOutput.line(record, stamped: .rules) }
             StandardStreams.out(data)
         }
     }

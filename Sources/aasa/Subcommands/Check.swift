@@ -50,7 +50,7 @@ extension AASACommand {
                     ? try trust.makeVerifier(limits: limits.library).verify(aasaFile.detection) : nil
                 let report = DeprecationReport(lint: lint, verification: verification)
                 switch format {
-                case .json: try JSONOutput.print(Document(path: file, report: report))
+                case .json: try JSONOutput.print(Document(path: file, report: report), stamped: .check)
                 case .text: StandardStreams.out(lines: text(report))
                 }
                 if report.diagnostics.contains(where: { failOn.fails($0.severity) }) { throw ExitStatus.checkFailed }

@@ -52,7 +52,7 @@ extension AASACommand {
             // Every failure, whatever its kind, is an unreadable file here; detect counts no outcome for it.
             var frontend = BatchFrontend("detect", expansion, failureOutcome: nil)
             let limits = self.limits.values
-            let records = frontend.startOutput(format.value, single: single, layout: .document)
+            let records = frontend.startOutput(format.value, .detect, single: single, layout: .document)
             frontend.run(threads: batch.workerCount) { item in
                 var output = BatchOutput()
                 do {

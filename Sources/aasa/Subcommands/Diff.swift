@@ -61,7 +61,7 @@ extension AASACommand {
                 let diff = SemanticDiff.compare(old: before, new: after, extraURLs: extra, keeping: Self.listedChanges)
                 let effect = Report.Effect(old: DocumentEffect(document: before), new: DocumentEffect(document: after))
                 switch format {
-                case .json: try JSONOutput.print(Report(old: old, new: new, diff: diff, effect: effect))
+                case .json: try JSONOutput.print(Report(old: old, new: new, diff: diff, effect: effect), stamped: .diff)
                 case .text: StandardStreams.out(lines: text(diff, effect: effect))
                 }
                 if !diff.isSame { throw ExitStatus.checkFailed }

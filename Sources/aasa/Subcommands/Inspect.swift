@@ -161,7 +161,7 @@ extension AASACommand {
                     throw CLIFailure(file, "cannot inspect: \(detection.detail ?? "neither PKCS#7 nor JSON")")
                 }
                 switch format {
-                case .json: try JSONOutput.print(report)
+                case .json: try JSONOutput.print(report, stamped: .inspect)
                 case .text, .pem: StandardStreams.out(lines: text(report))
                 }
             }

@@ -69,32 +69,12 @@ extension AASACommand {
             }
         }
 
+        /// One file's record (`--format json` element, `--format jsonl` line): docs/cli.md#lint---format-json.
         struct FileReport: Encodable {
             var path: String
             var kind: String
-            var diagnostics: [DiagnosticReport]
-        }
-
-        struct DiagnosticReport: Encodable {
-            var rule: String
-            var severity: String
-            var message: String
-            var location: Location
-
-            struct Location: Encodable {
-                var path: String
-                var line: Int?
-                var column: Int?
-            }
-
-            init(_ diagnostic: Diagnostic) {
-                rule = diagnostic.rule.rawValue
-                severity = diagnostic.severity.rawValue
-                message = diagnostic.message
-                location = Location(
-                    path: diagnostic.location.path.description, line: diagnostic.location.line,
-                    column: diagnostic.location.column)
-            }
+            /// In the shared JSON form of a finding (``Diagnostic/encode(to:url:)``).
+            var diagnostics: [Diagnostic]
         }
 
         func run() throws {
@@ -109,7 +89,7 @@ extension AASACommand {
             // SARIF is one document: its artifacts come first
             var sarifFiles: [(path: String, report: LintReport)] = []
             var counts: [Severity: Int] = [:]
-            let records = frontend.startOutput(format, single: false, layout: .member("files"))
+            let records = frontend.startOutput(format, .lint, single: false, layout: .member("files"))
             frontend.run(
                 items, threads: batch.workerCount, output: \.output,
                 work: { item -> FileResult in
@@ -131,7 +111,7 @@ extension AASACommand {
                             try records.render(
                                 FileReport(
                                     path: item.path, kind: shown.kind.rawValue,
-                                    diagnostics: shown.diagnostics.map(DiagnosticReport.init)),
+                                    diagnostics: shown.diagnostics),
                                 text: shown.diagnostics.map { Self.text($0, path: item.path) }))
                         if format == .sarif { result.shown = shown }
                         // The verdict uses every finding, whatever --min-severity shows.

@@ -89,7 +89,7 @@ extension AASACommand {
                             url: result.url, error: result.error, verdicts: result.apps.map(\.verdict),
                             explanations: explain ? result.apps.map(\.explanation) : nil, lines: lines, to: out)
                     case .json:
-                        var encoded = try JSONOutput.encode(result)
+                        var encoded = try JSONOutput.encode(result, stamped: .match)
                         if !single {
                             encoded.removeLast()  // the newline; the array adds its own separators
                             if !first { out.append(",\n") }

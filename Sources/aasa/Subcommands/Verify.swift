@@ -65,7 +65,7 @@ extension AASACommand {
                 let data = try limits.read(file)
                 let result = verifier.verify(data)
                 let report = VerificationReport(path: file, result: result, options: verifier.options)
-                let records = RecordPrinter(format: format.value, array: nil)
+                let records = RecordPrinter(format: format.value, kind: .verify, array: nil)
                 StandardStreams.out(
                     try records.render(report, text: TextReport.verification(path: file, result: result)))
                 if !result.isValid {
@@ -86,7 +86,7 @@ extension AASACommand {
             guard let verifier else { throw ExitStatus.badInput }
             let expansion = batch.expand(files, what: "verify")
             var frontend = BatchFrontend("verify", expansion)
-            let records = frontend.startOutput(format.value, single: false, layout: .document)
+            let records = frontend.startOutput(format.value, .verify, single: false, layout: .document)
             frontend.run(threads: batch.workerCount) { item in
                 var output = BatchOutput()
                 do {
