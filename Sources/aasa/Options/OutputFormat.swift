@@ -11,11 +11,14 @@ enum BatchFormat: String, CaseIterable, Sendable {
     case json
     /// One compact JSON record per line, per file, in input order as each is printed.
     case jsonl
-    /// SARIF 2.1.0, for GitHub code scanning: one document at the end (lint only).
+    /// SARIF 2.1.0, for GitHub code scanning: one document at the end (lint, verify, check, audit).
     case sarif
 
     /// What every batch command offers: the formats that print one record per file.
     static let perFile: [BatchFormat] = [.text, .json, .jsonl]
+
+    /// A report written once at the end from every input's findings (``ReportCollector``).
+    var isReport: Bool { !Self.perFile.contains(self) }
 }
 
 /// Which ``BatchFormat``s a command offers.
@@ -23,9 +26,24 @@ protocol BatchFormatOffer {
     static var formats: [BatchFormat] { get }
 }
 
-/// verify and detect: the per-file formats.
+/// detect: the per-file formats.
 enum PerFileFormats: BatchFormatOffer {
     static var formats: [BatchFormat] { BatchFormat.perFile }
+}
+
+/// verify: the per-file formats and SARIF.
+enum VerifyFormats: BatchFormatOffer {
+    static var formats: [BatchFormat] { BatchFormat.perFile + [.sarif] }
+}
+
+/// check: text, json and SARIF (one file, so jsonl would be json on one line).
+enum CheckFormats: BatchFormatOffer {
+    static var formats: [BatchFormat] { [.text, .json, .sarif] }
+}
+
+/// audit: the per-file formats (one record per domain) and SARIF.
+enum AuditFormats: BatchFormatOffer {
+    static var formats: [BatchFormat] { BatchFormat.perFile + [.sarif] }
 }
 
 /// lint: the per-file formats and SARIF.
@@ -60,7 +78,7 @@ struct BatchFormatOption<Offer: BatchFormatOffer>: ExpressibleByArgument, Sendab
     }
 }
 
-/// `--format` for check, diff, inspect and match: text for people, json for machines.
+/// `--format` for diff, inspect and match: text for people, json for machines.
 enum TextOrJSONFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
     case text, json
 }
@@ -68,9 +86,4 @@ enum TextOrJSONFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
 /// `--format` for inspect: text, json, or pem (the embedded certificates).
 enum InspectFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
     case text, json, pem
-}
-
-/// `--format` for audit: text, json or jsonl.
-enum AuditFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
-    case text, json, jsonl
 }

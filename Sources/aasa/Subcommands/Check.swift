@@ -28,8 +28,12 @@ extension AASACommand {
         @OptionGroup
         var failOn: FailOnOption
 
-        @Option(help: "Output format: text or json.")
-        var format: TextOrJSONFormat = .text
+        @Option(
+            help: "Output format: \(BatchFormatOption<CheckFormats>.listed) (sarif: SARIF 2.1.0, for code scanning).")
+        var format = BatchFormatOption<CheckFormats>(.text)
+
+        @OptionGroup(title: "Reports")
+        var report: ReportOptions
 
         @OptionGroup(title: "Limits")
         var limits: LimitOptions
@@ -49,9 +53,13 @@ extension AASACommand {
                     lint.kind.isSigned
                     ? try trust.makeVerifier(limits: limits.library).verify(aasaFile.detection) : nil
                 let report = DeprecationReport(lint: lint, verification: verification)
-                switch format {
-                case .json: try JSONOutput.print(Document(path: file, report: report))
+                switch format.value {
+                case .json, .jsonl: try JSONOutput.print(Document(path: file, report: report))
                 case .text: StandardStreams.out(lines: text(report))
+                case .sarif:
+                    var reports = ReportCollector(format.value, scope: .check, rulesURL: self.report.base)
+                    reports.add(ReportSubject(path: file, lint: lint, diagnostics: report.diagnostics))
+                    try reports.finish()
                 }
                 if report.diagnostics.contains(where: { failOn.fails($0.severity) }) { throw ExitStatus.checkFailed }
             }

@@ -49,6 +49,9 @@ extension AASACommand {
             help: "List every rule ID with its severity and summary and exit (--format text, json or jsonl).")
         var listRules = false
 
+        @OptionGroup(title: "Reports")
+        var report: ReportOptions
+
         @OptionGroup(title: "Batch")
         var batch: BatchOptions
 
@@ -106,8 +109,10 @@ extension AASACommand {
             let (format, minSeverity, threshold, limits) = (
                 format.value, minSeverity, failureThreshold, self.limits.values
             )
-            // SARIF is one document: its artifacts come first
-            var sarifFiles: [(path: String, report: LintReport)] = []
+            // SARIF and the other reports are one document, written at the end.
+            var reports = ReportCollector(format, scope: .lint, rulesURL: report.base)
+            expansion.failures.forEach { reports.unreadable($0) }
+            let collects = reports.collects
             var counts: [Severity: Int] = [:]
             let records = frontend.startOutput(format, single: false, layout: .member("files"))
             frontend.run(
@@ -133,7 +138,10 @@ extension AASACommand {
                                     path: item.path, kind: shown.kind.rawValue,
                                     diagnostics: shown.diagnostics.map(DiagnosticReport.init)),
                                 text: shown.diagnostics.map { Self.text($0, path: item.path) }))
-                        if format == .sarif { result.shown = shown }
+                        if collects {
+                            result.subject = ReportSubject(
+                                path: item.path, lint: report, diagnostics: shown.diagnostics)
+                        }
                         // The verdict uses every finding, whatever --min-severity shows.
                         result.failed = Self.fails(report, at: threshold)
                         for diagnostic in report.diagnostics { result.counts[diagnostic.severity, default: 0] += 1 }
@@ -143,14 +151,17 @@ extension AASACommand {
                     }
                     return result
                 },
-                then: { index, result, _ in
+                then: { _, result, _ in
+                    if result.output.outcome == "unreadable", let failure = result.output.failure {
+                        reports.unreadable(failure)
+                    }
                     guard result.output.outcome == "linted" else { return }
                     if result.failed { failed = true }
                     for (severity, count) in result.counts { counts[severity, default: 0] += count }
-                    if let shown = result.shown { sarifFiles.append((items[index].path, shown)) }
+                    if let subject = result.subject { reports.add(subject) }
                 })
             frontend.finishOutput()
-            if format == .sarif { try JSONOutput.print(SARIFLog(files: sarifFiles, version: AASAVersion.current)) }
+            try reports.finish()
             if format == .text {
                 let skipped = frontend.tally.count("skipped")
                 let notes = [
@@ -170,8 +181,8 @@ extension AASACommand {
             var output = BatchOutput()
             var failed = false
             var counts: [Severity: Int] = [:]
-            /// The report as shown, kept only for SARIF.
-            var shown: LintReport?
+            /// The findings as shown, kept only for the end-of-run reports (SARIF).
+            var subject: ReportSubject?
         }
 
         /// The severity at or above which a finding fails: `warning` with --strict, else --fail-on
