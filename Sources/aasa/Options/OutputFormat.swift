@@ -13,6 +13,12 @@ enum BatchFormat: String, CaseIterable, Sendable {
     case jsonl
     /// SARIF 2.1.0, for GitHub code scanning: one document at the end (lint, verify, check, audit).
     case sarif
+    /// JUnit XML, a test case per file or domain (lint, verify, audit).
+    case junit
+    /// A GitLab Code Quality report (lint, check).
+    case gitlab
+    /// A Markdown summary, for a job summary or a pull request comment (lint, verify, check, audit).
+    case markdown
 
     /// What every batch command offers: the formats that print one record per file.
     static let perFile: [BatchFormat] = [.text, .json, .jsonl]
@@ -31,24 +37,24 @@ enum PerFileFormats: BatchFormatOffer {
     static var formats: [BatchFormat] { BatchFormat.perFile }
 }
 
-/// verify: the per-file formats and SARIF.
+/// verify: the per-file formats, SARIF, JUnit and Markdown.
 enum VerifyFormats: BatchFormatOffer {
-    static var formats: [BatchFormat] { BatchFormat.perFile + [.sarif] }
+    static var formats: [BatchFormat] { BatchFormat.perFile + [.sarif, .junit, .markdown] }
 }
 
-/// check: text, json and SARIF (one file, so jsonl would be json on one line).
+/// check: text, json, SARIF, GitLab and Markdown (one file, so jsonl would be json on one line).
 enum CheckFormats: BatchFormatOffer {
-    static var formats: [BatchFormat] { [.text, .json, .sarif] }
+    static var formats: [BatchFormat] { [.text, .json, .sarif, .gitlab, .markdown] }
 }
 
-/// audit: the per-file formats (one record per domain) and SARIF.
+/// audit: the per-file formats (one record per domain), SARIF, JUnit and Markdown.
 enum AuditFormats: BatchFormatOffer {
-    static var formats: [BatchFormat] { BatchFormat.perFile + [.sarif] }
+    static var formats: [BatchFormat] { BatchFormat.perFile + [.sarif, .junit, .markdown] }
 }
 
-/// lint: the per-file formats and SARIF.
+/// lint: the per-file formats and every report format.
 enum LintFormats: BatchFormatOffer {
-    static var formats: [BatchFormat] { BatchFormat.perFile + [.sarif] }
+    static var formats: [BatchFormat] { BatchFormat.perFile + [.sarif, .junit, .gitlab, .markdown] }
 }
 
 /// A batch command's `--format`: a ``BatchFormat`` among those `Offer` offers, which is all

@@ -74,7 +74,7 @@ final class AuditPrinter {
             write((domains == 1 ? "\n" : ",\n") + indented)
         case .jsonl:
             write(String(decoding: (try? JSONOutput.line(report)) ?? Data("{}\n".utf8), as: UTF8.self))
-        case .sarif:
+        case .sarif, .junit, .gitlab, .markdown:
             reports.add(ReportSubject(audit: report))
         }
         progress?.update(done: domains, inFlight: nil)
@@ -122,7 +122,7 @@ final class AuditPrinter {
             write((domains == 0 ? "\n" : "\n") + "  ],\n  \"summary\" : " + indented + "\n}\n")
         case .jsonl:
             break
-        case .sarif:
+        case .sarif, .junit, .gitlab, .markdown:
             try reports.finish()
         }
     }

@@ -39,7 +39,7 @@ extension AASACommand {
 
         @Option(
             help:
-                "Output format: text (a block per domain and a summary table), json (one document), jsonl (one object per domain as it finishes) or sarif (SARIF 2.1.0, one document at the end)."
+                "Output format: text (a block per domain and a summary table), json (one document), jsonl (one object per domain as it finishes), or at the end sarif (SARIF 2.1.0), junit (a test case per domain) or markdown (a summary)."
         )
         var format = BatchFormatOption<AuditFormats>(.text)
 
@@ -175,7 +175,9 @@ extension AASACommand {
             let total = DomainSource.count(arguments: domains, file: domainsFile)
             let showProgress = progress ?? (isatty(STDERR_FILENO) == 1)
             let printer = AuditPrinter(
-                format: format.value, reports: ReportCollector(format.value, scope: .audit, rulesURL: report.base),
+                format: format.value,
+                reports: ReportCollector(
+                    format.value, scope: .audit, rulesURL: report.base, failOn: failOn.threshold),
                 failOn: failOn.threshold, progress: showProgress ? ProgressBar(total: total) : nil)
             // The descriptors this run may open decide how many domains can be in flight: a
             // local limit, never a verdict on the domains (issue #15).

@@ -29,7 +29,9 @@ extension AASACommand {
         var failOn: FailOnOption
 
         @Option(
-            help: "Output format: \(BatchFormatOption<CheckFormats>.listed) (sarif: SARIF 2.1.0, for code scanning).")
+            help:
+                "Output format: \(BatchFormatOption<CheckFormats>.listed) (sarif: SARIF 2.1.0, for code scanning; gitlab: GitLab Code Quality; markdown: a summary)."
+        )
         var format = BatchFormatOption<CheckFormats>(.text)
 
         @OptionGroup(title: "Reports")
@@ -56,8 +58,9 @@ extension AASACommand {
                 switch format.value {
                 case .json, .jsonl: try JSONOutput.print(Document(path: file, report: report))
                 case .text: StandardStreams.out(lines: text(report))
-                case .sarif:
-                    var reports = ReportCollector(format.value, scope: .check, rulesURL: self.report.base)
+                case .sarif, .gitlab, .markdown, .junit:
+                    var reports = ReportCollector(
+                        format.value, scope: .check, rulesURL: self.report.base, failOn: failOn.threshold)
                     reports.add(ReportSubject(path: file, lint: lint, diagnostics: report.diagnostics))
                     try reports.finish()
                 }

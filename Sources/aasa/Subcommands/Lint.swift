@@ -26,7 +26,7 @@ extension AASACommand {
 
         @Option(
             help:
-                "Output format: \(BatchFormatOption<LintFormats>.listed) (jsonl: one file's report per line; sarif: SARIF 2.1.0, for GitHub code scanning)."
+                "Output format: \(BatchFormatOption<LintFormats>.listed) (jsonl: one file's report per line; sarif: SARIF 2.1.0, for GitHub code scanning; junit, gitlab (Code Quality), markdown: CI reports)."
         )
         var format = BatchFormatOption<LintFormats>(.text)
 
@@ -62,7 +62,7 @@ extension AASACommand {
             if files.isEmpty && !listRules {
                 throw ValidationError("give at least one file to lint ('-' for standard input), or --list-rules")
             }
-            if listRules && format.value == .sarif {
+            if listRules && format.value.isReport {
                 throw ValidationError(
                     "--list-rules prints text, json or jsonl; in SARIF the rules are the tool.driver.rules of every lint --format sarif log"
                 )
@@ -110,7 +110,7 @@ extension AASACommand {
                 format.value, minSeverity, failureThreshold, self.limits.values
             )
             // SARIF and the other reports are one document, written at the end.
-            var reports = ReportCollector(format, scope: .lint, rulesURL: report.base)
+            var reports = ReportCollector(format, scope: .lint, rulesURL: report.base, failOn: threshold)
             expansion.failures.forEach { reports.unreadable($0) }
             let collects = reports.collects
             var counts: [Severity: Int] = [:]

@@ -34,7 +34,7 @@ extension AASACommand {
 
         @Option(
             help:
-                "Output format: \(BatchFormatOption<VerifyFormats>.listed) (jsonl: one report per line; sarif: SARIF 2.1.0, one document at the end)."
+                "Output format: \(BatchFormatOption<VerifyFormats>.listed) (jsonl: one report per line; sarif: SARIF 2.1.0, junit: a test case per file, markdown: a summary, each one document at the end)."
         )
         var format = BatchFormatOption<VerifyFormats>(.text)
 
@@ -94,7 +94,7 @@ extension AASACommand {
             let expansion = batch.expand(files, what: "verify")
             var frontend = BatchFrontend("verify", expansion)
             let records = frontend.startOutput(format.value, single: false, layout: .document)
-            var reports = ReportCollector(format.value, scope: .verify, rulesURL: report.base)
+            var reports = ReportCollector(format.value, scope: .verify, rulesURL: report.base, failOn: .error)
             expansion.failures.forEach { reports.unreadable($0) }
             let collects = reports.collects
             frontend.run(

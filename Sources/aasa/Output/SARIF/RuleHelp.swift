@@ -35,6 +35,9 @@ struct RuleHelp: Equatable {
     enum Scope {
         case lint, check, verify, audit
 
+        /// The command's name.
+        var command: String { "\(self)" }
+
         var ids: [RuleID] {
             let lint = RuleCatalogue.all.map(\.id)
             let signature = RuleCatalogue.verificationRules.map(\.id)

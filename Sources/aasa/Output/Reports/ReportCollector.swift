@@ -1,20 +1,23 @@
 import AASA
 import Foundation
 
-/// What a command's end-of-run report formats (SARIF today) need: every input with its
+/// What a command's end-of-run report formats (SARIF, JUnit, GitLab, Markdown) need: every input with its
 /// findings, and the inputs that could not be read, in input order. The command adds them as
 /// it goes (on the main thread) and calls ``finish()`` once; every format is written from here.
 struct ReportCollector {
     let format: BatchFormat
     let scope: RuleHelp.Scope
     let rulesURL: String
+    /// The lowest severity that fails an input (JUnit failures, Markdown's result column).
+    let failOn: Severity
     private(set) var subjects: [ReportSubject] = []
     private(set) var unreadable: [CLIFailure] = []
 
-    init(_ format: BatchFormat, scope: RuleHelp.Scope, rulesURL: String) {
+    init(_ format: BatchFormat, scope: RuleHelp.Scope, rulesURL: String, failOn: Severity) {
         self.format = format
         self.scope = scope
         self.rulesURL = rulesURL
+        self.failOn = failOn
     }
 
     /// Whether `format` is written at the end from what is collected (so the workers must keep
@@ -42,6 +45,20 @@ struct ReportCollector {
                 for subject in subjects { try builder.add(subject) }
                 for failure in unreadable { builder.unreadable(failure.path, message: failure.message) }
                 try builder.print()
+            case .junit:
+                StandardStreams.out(
+                    Data(
+                        JUnitReport.render(subjects, unreadable: unreadable, command: scope.command, failOn: failOn)
+                            .utf8))
+            case .gitlab:
+                try JSONOutput.print(try GitLabCodeQuality.issues(subjects))
+            case .markdown:
+                StandardStreams.out(
+                    Data(
+                        MarkdownReport.render(
+                            subjects, unreadable: unreadable, command: scope.command, failOn: failOn,
+                            rulesURL: rulesURL
+                        ).utf8))
             case .text, .json, .jsonl:
                 break
             }
