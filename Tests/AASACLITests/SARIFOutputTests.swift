@@ -1,6 +1,11 @@
 import Foundation
 import Testing
 
+/// The default address of docs/rules.md (docs/cli.md#sarif-output).
+enum RuleHelpDefault {
+    static let base = "https://github.com/OWNER/aasa/blob/main/docs/rules.md"
+}
+
 /// `--format sarif` of lint, check and verify, run as a user runs them and checked against
 /// the official SARIF 2.1.0 schema and what GitHub code scanning needs (``SARIFCheck``).
 @Suite struct SARIFOutputTests {
@@ -137,7 +142,9 @@ import Testing
         }
     }
 
-    @Test("--rules-url and AASA_RULES_URL set the help links; a relative or fragment URL is a usage error")
+    @Test(
+        "--rules-url and AASA_RULES_URL set the help links; a bad --rules-url is a usage error, a bad variable a warning"
+    )
     func rulesURL() throws {
         try withTemporaryDirectory { dir in
             _ = try Fixture.write(LintFixture.warnings, to: dir, as: "aasa.json")
@@ -155,6 +162,13 @@ import Testing
             for bad in ["docs/rules.md", "https://example.com/rules.md#x", "ftp://example.com/rules"] {
                 let result = CLI.run(["lint", "aasa.json", "--format", "sarif", "--rules-url", bad], in: dir)
                 #expect(result.status == 64 && result.stdout.isEmpty, "\(bad): \(result)")
+                // An unusable variable is no usage error: text ignores it, a report warns and uses the default.
+                let text = CLI.run(["lint", "aasa.json"], environment: ["AASA_RULES_URL": bad], in: dir)
+                #expect(text.status == 0 && !text.stderr.contains("AASA_RULES_URL"), "\(text)")
+                let sarif = CLI.run(
+                    ["lint", "aasa.json", "--format", "sarif"], environment: ["AASA_RULES_URL": bad], in: dir)
+                #expect(sarif.stderr.hasPrefix("aasa: warning: $AASA_RULES_URL must "), "\(sarif)")
+                #expect(try helpURIs(sarif).first == RuleHelpDefault.base + "#invalid-json")
             }
         }
     }

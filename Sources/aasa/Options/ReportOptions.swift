@@ -14,18 +14,28 @@ struct ReportOptions: ParsableArguments {
 
     static let environmentVariable = "AASA_RULES_URL"
 
-    /// The base to use: the option, the environment variable, or ``RuleHelp/defaultBase``.
+    /// The environment variable's value, when set and not empty.
+    private var environmentValue: String? {
+        ProcessInfo.processInfo.environment[Self.environmentVariable].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The base to use: the option, else the environment variable when it is usable, else
+    /// ``RuleHelp/defaultBase``.
     var base: String {
         if let rulesURL { return rulesURL }
-        if let value = ProcessInfo.processInfo.environment[Self.environmentVariable], !value.isEmpty { return value }
+        if let value = environmentValue, Self.problem(value) == nil { return value }
         return RuleHelp.defaultBase
     }
 
+    /// Why the environment variable is not used, when it is set but unusable: a warning for
+    /// the report formats (a text run does not read it, so it is no usage error).
+    var environmentWarning: String? {
+        guard rulesURL == nil, let value = environmentValue, let problem = Self.problem(value) else { return nil }
+        return "$\(Self.environmentVariable) \(problem); the rule links use \(RuleHelp.defaultBase)"
+    }
+
     func validate() throws {
-        if let problem = Self.problem(base) {
-            let source = rulesURL != nil ? "--rules-url" : "$\(Self.environmentVariable)"
-            throw ValidationError("\(source) \(problem)")
-        }
+        if let rulesURL, let problem = Self.problem(rulesURL) { throw ValidationError("--rules-url \(problem)") }
     }
 
     /// Why `base` is not a usable absolute address, or nil: SARIF's helpUri must be an

@@ -177,7 +177,7 @@ extension AASACommand {
             let printer = AuditPrinter(
                 format: format.value,
                 reports: ReportCollector(
-                    format.value, scope: .audit, rulesURL: report.base, failOn: failOn.threshold),
+                    format.value, scope: .audit, rules: report, failOn: failOn.threshold),
                 failOn: failOn.threshold, progress: showProgress ? ProgressBar(total: total) : nil)
             // The descriptors this run may open decide how many domains can be in flight: a
             // local limit, never a verdict on the domains (issue #15).

@@ -60,7 +60,7 @@ extension AASACommand {
                 case .text: StandardStreams.out(lines: text(report))
                 case .sarif, .gitlab, .markdown, .junit:
                     var reports = ReportCollector(
-                        format.value, scope: .check, rulesURL: self.report.base, failOn: failOn.threshold)
+                        format.value, scope: .check, rules: self.report, failOn: failOn.threshold)
                     reports.add(ReportSubject(path: file, lint: lint, diagnostics: report.diagnostics))
                     try reports.finish()
                 }

@@ -13,8 +13,8 @@ extension AASACommand {
                 line and column numbers refer to the embedded JSON. Rules: docs/rules.md, or --list-rules.
 
                 Directories are linted file by file (see --include), --jobs files at a time, the \
-                output in input order; --format sarif holds every finding until the end (one document), \
-                text and json stream. See docs/performance.md.
+                output in input order; --format sarif, junit, gitlab and markdown hold every finding until \
+                the end (one document), text and json stream. See docs/performance.md.
 
                 Exit status: 0 no finding at or above --fail-on (default error; --strict is --fail-on \
                 warning), 1 findings at that level (hidden ones too), 2 a file could not be read, 64 usage error.
@@ -110,7 +110,7 @@ extension AASACommand {
                 format.value, minSeverity, failureThreshold, self.limits.values
             )
             // SARIF and the other reports are one document, written at the end.
-            var reports = ReportCollector(format, scope: .lint, rulesURL: report.base, failOn: threshold)
+            var reports = ReportCollector(format, scope: .lint, rules: report, failOn: threshold)
             expansion.failures.forEach { reports.unreadable($0) }
             let collects = reports.collects
             var counts: [Severity: Int] = [:]

@@ -94,7 +94,7 @@ extension AASACommand {
             let expansion = batch.expand(files, what: "verify")
             var frontend = BatchFrontend("verify", expansion)
             let records = frontend.startOutput(format.value, single: false, layout: .document)
-            var reports = ReportCollector(format.value, scope: .verify, rulesURL: report.base, failOn: .error)
+            var reports = ReportCollector(format.value, scope: .verify, rules: report, failOn: .error)
             expansion.failures.forEach { reports.unreadable($0) }
             let collects = reports.collects
             frontend.run(

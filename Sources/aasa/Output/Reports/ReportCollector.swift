@@ -13,10 +13,14 @@ struct ReportCollector {
     private(set) var subjects: [ReportSubject] = []
     private(set) var unreadable: [CLIFailure] = []
 
-    init(_ format: BatchFormat, scope: RuleHelp.Scope, rulesURL: String, failOn: Severity) {
+    /// Why `$AASA_RULES_URL` was not used (reported once, when a report is written).
+    private let rulesWarning: String?
+
+    init(_ format: BatchFormat, scope: RuleHelp.Scope, rules: ReportOptions, failOn: Severity) {
         self.format = format
         self.scope = scope
-        self.rulesURL = rulesURL
+        self.rulesURL = rules.base
+        self.rulesWarning = rules.environmentWarning
         self.failOn = failOn
     }
 
@@ -38,6 +42,7 @@ struct ReportCollector {
     ///   when a fingerprint cannot be computed (reported on standard error).
     func finish() throws {
         guard collects else { return }
+        if let rulesWarning { Diagnostics.emit("aasa", .warning, rulesWarning) }
         try reportingFailures(path: "aasa") {
             switch format {
             case .sarif:
