@@ -32,7 +32,7 @@ struct SARIFRunBuilder {
                 roles: subject.path == "-" ? ["analysisTarget", "standardStream"] : ["analysisTarget"]))
         for finding in subject.findings {
             let diagnostic = finding.diagnostic
-            let (region, embedded) = Self.regions(diagnostic.location, subject.positions)
+            let (region, embedded) = Self.regions(finding, subject.positions)
             let fingerprint = try FindingFingerprint(diagnostic, path: subject.path)
             let ruleIndex = index(of: diagnostic.rule)
             results.append(
@@ -116,17 +116,14 @@ struct SARIFRunBuilder {
     /// The region in the artifact (line 1 when the finding has no line there, so that every
     /// result can be placed), and for a signed file the region in its embedded JSON.
     static func regions(
-        _ location: DiagnosticLocation, _ positions: ReportSubject.Positions
+        _ finding: ReportSubject.Finding, _ positions: ReportSubject.Positions
     ) -> (SARIFLog.Region, SARIFLog.Region?) {
+        let location = finding.diagnostic.location
         let fileStart = SARIFLog.Region(startLine: 1, startColumn: nil)
-        func precise(_ json: Data) -> SARIFLog.Region? {
-            guard let line = location.line else { return nil }
-            let column = location.column.flatMap { UTF16Column.of(line: line, byteColumn: $0, in: json) }
-            return SARIFLog.Region(startLine: line, startColumn: column)
-        }
+        let precise = location.line.map { SARIFLog.Region(startLine: $0, startColumn: finding.utf16Column) }
         switch positions {
-        case .file(let json): return (precise(json) ?? fileStart, nil)
-        case .embedded(let json): return (fileStart, json.flatMap(precise))
+        case .file: return (precise ?? fileStart, nil)
+        case .embedded: return (fileStart, precise)
         case .linesOnly: return (SARIFLog.Region(startLine: location.line ?? 1, startColumn: nil), nil)
         case .none: return (fileStart, nil)
         }
