@@ -196,6 +196,28 @@ enum RuleHelpDefault {
         }
     }
 
+    @Test("every rule check can report links to a heading of docs/rules.md")
+    func helpAnchorsExist() throws {
+        let run = try sarifRun(CLI.run(["check", LintFixture.exampleSigned, "--format", "sarif"]))
+        let driver = try #require((run["tool"] as? [String: Any])?["driver"] as? [String: Any])
+        let fragments = (driver["rules"] as? [[String: Any]] ?? []).compactMap { rule in
+            (rule["helpUri"] as? String).flatMap { URL(string: $0)?.fragment }
+        }
+        let rulesPage = try String(contentsOf: CLI.repoRoot.appendingPathComponent("docs/rules.md"), encoding: .utf8)
+        // GitHub's anchor of a heading: its text without backticks, lowercased, spaces as '-'.
+        let anchors = Set(
+            rulesPage.split(separator: "\n").filter { $0.hasPrefix("## ") || $0.hasPrefix("### ") }.map { heading in
+                heading.drop { $0 == "#" || $0 == " " }.replacingOccurrences(of: "`", with: "").lowercased()
+                    .replacingOccurrences(of: " ", with: "-")
+            })
+        let lintRules = try #require(try CLI.run(["lint", "--list-rules", "--format", "json"]).json() as? [Any])
+        // The lint rules, the seven signature rules and no-effect.
+        try #require(fragments.count == lintRules.count + 7 + 1, "\(fragments.count) rules")
+        for fragment in fragments {
+            #expect(anchors.contains(fragment), "no heading in docs/rules.md for #\(fragment)")
+        }
+    }
+
     // MARK: - verify
 
     @Test("verify: a valid file has no result, an invalid one its rule, an unreadable one a notification")
