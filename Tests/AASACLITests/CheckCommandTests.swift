@@ -269,7 +269,7 @@ struct CheckCommandTests {
     @Test(
         "usage errors exit 64",
         arguments: [
-            [], ["x.json", "--fail-on", "bogus"], ["x.json", "--format", "sarif"], ["x.json", "--no-system-roots"],
+            [], ["x.json", "--fail-on", "bogus"], ["x.json", "--format", "jsonl"], ["x.json", "--no-system-roots"],
             ["a.json", "b.json"],
         ])
     func usageErrors(args: [String]) {

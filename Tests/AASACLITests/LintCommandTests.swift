@@ -382,7 +382,7 @@ struct LintCommandTests {
 
     // MARK: - SARIF
 
-    @Test("--format sarif: SARIF 2.1.0 with every rule, consistent ruleIndex, levels, regions only for plain JSON")
+    @Test("--format sarif: SARIF 2.1.0 with every rule, consistent ruleIndex, levels, file regions only for plain JSON")
     func sarifFormat() throws {
         try withTemporaryDirectory { dir in
             let warn = try Fixture.write(LintFixture.warnings, to: dir, as: "warn.json")
@@ -394,7 +394,7 @@ struct LintCommandTests {
 
             let log = try result.jsonObject()
             #expect(log["version"] as? String == "2.1.0")
-            #expect((log["$schema"] as? String)?.contains("sarif-2.1.0") == true)
+            #expect((log["$schema"] as? String)?.hasSuffix("sarif-schema-2.1.0.json") == true)
             let runs = try #require(log["runs"] as? [[String: Any]])
             try #require(runs.count == 1)
             let run = runs[0]
@@ -450,12 +450,16 @@ struct LintCommandTests {
             #expect(region(invalid)?["startLine"] as? Int == 1)
             #expect(region(invalid)?["startColumn"] as? Int == 8)
 
-            // Signed: no region at all (positions are inside the embedded JSON); still a logical location.
+            // Signed: line 1 of the file (positions are inside the embedded JSON, given in
+            // properties.embeddedRegion); still a logical location.
             let signedResults = try #require(byURI[URL(fileURLWithPath: signed.path).absoluteString])
             #expect(signedResults.map { $0["ruleId"] as? String } == ["signed-file", "duplicate-appid", "unknown-key"])
             for item in signedResults {
-                #expect(region(item) == nil, "a signed file's result must have no region: \(item)")
+                #expect(region(item)?.count == 1 && region(item)?["startLine"] as? Int == 1, "\(item)")
             }
+            let embedded = (signedResults[1]["properties"] as? [String: Any])?["embeddedRegion"] as? [String: Any]
+            #expect(
+                embedded?["startLine"] as? Int == 5 && embedded?["startColumn"] as? Int == 50, "\(signedResults[1])")
             #expect(signedResults[0]["level"] as? String == "warning", "deprecations are SARIF warnings")
             #expect((signedResults[0]["properties"] as? [String: Any])?["severity"] as? String == "deprecation")
             #expect(logicalName(signedResults[0]) == "$")

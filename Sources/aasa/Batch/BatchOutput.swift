@@ -40,8 +40,12 @@ struct BatchOutput: Sendable {
             Chunk(stream: .standardError, data: Data(Diagnostics.line(path, severity, message, code: code).utf8)))
     }
 
+    /// The last failure reported (for the reports that list unreadable inputs).
+    private(set) var failure: CLIFailure?
+
     /// Reports a failure as ``reportingFailures(path:_:)`` does, and keeps the worse status.
     mutating func fail(_ failure: CLIFailure, outcome: String? = nil) {
+        self.failure = failure
         emit(failure.path, .error, failure.message, code: failure.code)
         status = ExitStatus.worst(status, failure.status)
         if let outcome { self.outcome = outcome }

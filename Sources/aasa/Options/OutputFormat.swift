@@ -11,11 +11,20 @@ enum BatchFormat: String, CaseIterable, Sendable {
     case json
     /// One compact JSON record per line, per file, in input order as each is printed.
     case jsonl
-    /// SARIF 2.1.0, for GitHub code scanning: one document at the end (lint only).
+    /// SARIF 2.1.0, for GitHub code scanning: one document at the end (lint, verify, check, audit).
     case sarif
+    /// JUnit XML, a test case per file or domain (lint, verify, audit).
+    case junit
+    /// A GitLab Code Quality report (lint, check).
+    case gitlab
+    /// A Markdown summary, for a job summary or a pull request comment (lint, verify, check, audit).
+    case markdown
 
     /// What every batch command offers: the formats that print one record per file.
     static let perFile: [BatchFormat] = [.text, .json, .jsonl]
+
+    /// A report written once at the end from every input's findings (``ReportCollector``).
+    var isReport: Bool { !Self.perFile.contains(self) }
 }
 
 /// Which ``BatchFormat``s a command offers.
@@ -23,14 +32,29 @@ protocol BatchFormatOffer {
     static var formats: [BatchFormat] { get }
 }
 
-/// verify and detect: the per-file formats.
+/// detect: the per-file formats.
 enum PerFileFormats: BatchFormatOffer {
     static var formats: [BatchFormat] { BatchFormat.perFile }
 }
 
-/// lint: the per-file formats and SARIF.
+/// verify: the per-file formats, SARIF, JUnit and Markdown.
+enum VerifyFormats: BatchFormatOffer {
+    static var formats: [BatchFormat] { BatchFormat.perFile + [.sarif, .junit, .markdown] }
+}
+
+/// check: text, json, SARIF, GitLab and Markdown (one file, so jsonl would be json on one line).
+enum CheckFormats: BatchFormatOffer {
+    static var formats: [BatchFormat] { [.text, .json, .sarif, .gitlab, .markdown] }
+}
+
+/// audit: the per-file formats (one record per domain), SARIF, JUnit and Markdown.
+enum AuditFormats: BatchFormatOffer {
+    static var formats: [BatchFormat] { BatchFormat.perFile + [.sarif, .junit, .markdown] }
+}
+
+/// lint: the per-file formats and every report format.
 enum LintFormats: BatchFormatOffer {
-    static var formats: [BatchFormat] { BatchFormat.perFile + [.sarif] }
+    static var formats: [BatchFormat] { BatchFormat.perFile + [.sarif, .junit, .gitlab, .markdown] }
 }
 
 /// A batch command's `--format`: a ``BatchFormat`` among those `Offer` offers, which is all
@@ -60,7 +84,7 @@ struct BatchFormatOption<Offer: BatchFormatOffer>: ExpressibleByArgument, Sendab
     }
 }
 
-/// `--format` for check, diff, inspect and match: text for people, json for machines.
+/// `--format` for diff, inspect and match: text for people, json for machines.
 enum TextOrJSONFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
     case text, json
 }
@@ -68,9 +92,4 @@ enum TextOrJSONFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
 /// `--format` for inspect: text, json, or pem (the embedded certificates).
 enum InspectFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
     case text, json, pem
-}
-
-/// `--format` for audit: text, json or jsonl.
-enum AuditFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
-    case text, json, jsonl
 }

@@ -6,7 +6,9 @@ import Foundation
 /// lines. Keeps only counts and the summary table (in a temporary file), so memory stays flat
 /// however many domains there are.
 final class AuditPrinter {
-    let format: AuditFormat
+    let format: BatchFormat
+    /// The domains' findings, for the formats written at the end (SARIF).
+    private var reports: ReportCollector
     let failOn: Severity
     private let progress: ProgressBar?
     private let table = SummaryTable(columns: ["DOMAIN", "VERDICT", "FILE", "KIND", "TLS", "ERR", "WARN", "DEPR"])
@@ -18,8 +20,9 @@ final class AuditPrinter {
     private(set) var notAuditedDomains = 0
     private var invalidEntries = 0
 
-    init(format: AuditFormat, failOn: Severity, progress: ProgressBar?) {
+    init(format: BatchFormat, reports: ReportCollector, failOn: Severity, progress: ProgressBar?) {
         self.format = format
+        self.reports = reports
         self.failOn = failOn
         self.progress = progress
         if format == .json {
@@ -40,6 +43,7 @@ final class AuditPrinter {
         invalidEntries += 1
         progress?.clear()
         Diagnostics.emit(origin, .error, message)
+        reports.unreadable(CLIFailure(origin, message))
     }
 
     func tick(inFlight: Int) {
@@ -73,12 +77,15 @@ final class AuditPrinter {
             write((domains == 1 ? "\n" : ",\n") + indented)
         case .jsonl:
             write(String(decoding: (try? JSONOutput.line(report, stamped: .audit)) ?? Data("{}\n".utf8), as: UTF8.self))
+        case .sarif, .junit, .gitlab, .markdown:
+            reports.add(ReportSubject(audit: report))
         }
         progress?.update(done: domains, inFlight: nil)
     }
 
-    /// The summary: a table (text) or the document's end (json).
-    func finish() {
+    /// The summary: a table (text), the document's end (json), or the whole report (SARIF).
+    /// - Throws: what ``ReportCollector/finish()`` throws.
+    func finish() throws {
         progress?.finish()
         switch format {
         case .text:
@@ -119,6 +126,8 @@ final class AuditPrinter {
             write("\n  ]" + stamp + ",\n  \"summary\" : " + indented + "\n}\n")
         case .jsonl:
             break
+        case .sarif, .junit, .gitlab, .markdown:
+            try reports.finish()
         }
     }
 
@@ -353,5 +362,26 @@ final class SummaryTable {
         }
         while line.hasSuffix(" ") { line.removeLast() }
         return line
+    }
+}
+
+extension ReportSubject {
+    /// An audited domain: the file iOS would use (its URL), with every finding of the domain.
+    /// Lines are the served file's when it is plain JSON; its text is not kept, so no column.
+    init(audit report: DomainReport) {
+        let url =
+            report.file?.url ?? report.paths.first?.url
+            ?? "https://\(report.domain)/.well-known/apple-app-site-association"
+        let signed = report.file?.signed ?? false
+        self.init(
+            path: report.domain, artifact: ArtifactURI(url: url),
+            mimeType: report.file == nil ? nil : signed ? "application/pkcs7-mime" : "application/json",
+            positions: report.file == nil || signed ? .none : .linesOnly,
+            findings: report.diagnostics.map { finding in
+                Finding(
+                    diagnostic: Diagnostic(
+                        finding.rule, finding.message, at: finding.location, severity: finding.severity),
+                    url: finding.url)
+            })
     }
 }

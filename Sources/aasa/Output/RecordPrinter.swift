@@ -12,13 +12,13 @@ struct RecordPrinter: Sendable {
     let array: JSONArrayStream?
 
     /// The bytes of one file's record: `text` lines, a JSON document or array element, or a
-    /// JSON line; nothing for SARIF, which is one document written at the end.
+    /// JSON line; nothing for the report formats (SARIF, …), written once at the end.
     func render(_ record: some Encodable, text: @autoclosure () -> [String]) throws -> Data {
         switch format {
         case .text: return Data(StandardStreams.escaped(text()).utf8)
         case .json: return try array?.element(Stamped(record, kind)) ?? JSONOutput.encode(record, stamped: kind)
         case .jsonl: return try JSONOutput.line(record, stamped: kind)
-        case .sarif: return Data()
+        case .sarif, .junit, .gitlab, .markdown: return Data()
         }
     }
 }

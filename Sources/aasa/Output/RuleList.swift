@@ -58,10 +58,10 @@ enum RuleList {
         }
     }
 
-    /// Writes the catalogue in `format` (text, json or jsonl; ``AASACommand/Lint`` refuses SARIF).
+    /// Writes the catalogue in `format` (text, json or jsonl; ``AASACommand/Lint`` refuses the report formats).
     static func print(_ format: BatchFormat) throws {
         switch format {
-        case .text, .sarif: StandardStreams.out(lines: textLines)
+        case .text, .sarif, .junit, .gitlab, .markdown: StandardStreams.out(lines: textLines)
         case .json: try JSONOutput.print(records.map { Stamped($0, .rules) })
         case .jsonl:
             var data = Data()

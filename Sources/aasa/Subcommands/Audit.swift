@@ -39,9 +39,12 @@ extension AASACommand {
 
         @Option(
             help:
-                "Output format: text (a block per domain and a summary table), json (one document) or jsonl (one object per domain as it finishes)."
+                "Output format: text (a block per domain and a summary table), json (one document), jsonl (one object per domain as it finishes), or at the end sarif (SARIF 2.1.0), junit (a test case per domain) or markdown (a summary)."
         )
-        var format: AuditFormat = .text
+        var format = BatchFormatOption<AuditFormats>(.text)
+
+        @OptionGroup(title: "Reports")
+        var report: ReportOptions
 
         @OptionGroup
         var failOn: FailOnOption
@@ -172,7 +175,10 @@ extension AASACommand {
             let total = DomainSource.count(arguments: domains, file: domainsFile)
             let showProgress = progress ?? (isatty(STDERR_FILENO) == 1)
             let printer = AuditPrinter(
-                format: format, failOn: failOn.threshold, progress: showProgress ? ProgressBar(total: total) : nil)
+                format: format.value,
+                reports: ReportCollector(
+                    format.value, scope: .audit, rules: report, failOn: failOn.threshold),
+                failOn: failOn.threshold, progress: showProgress ? ProgressBar(total: total) : nil)
             // The descriptors this run may open decide how many domains can be in flight: a
             // local limit, never a verdict on the domains (issue #15).
             let allowed = DescriptorLimit.auditConcurrency(allowedBy: DescriptorLimit.current)  // raised at start
@@ -184,9 +190,9 @@ extension AASACommand {
                 )
                 concurrency = allowed
             }
-            let outcome = AuditRun(auditor: auditor, concurrency: concurrency, ordered: format != .jsonl)
+            let outcome = AuditRun(auditor: auditor, concurrency: concurrency, ordered: format.value != .jsonl)
                 .run(source: source, printer: printer)
-            printer.finish()
+            try printer.finish()
             if outcome.invalidEntries > 0 || printer.notAuditedDomains > 0 { throw ExitStatus.badInput }
             if printer.failedDomains > 0 { throw ExitStatus.checkFailed }
         }

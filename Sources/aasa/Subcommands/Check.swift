@@ -28,8 +28,14 @@ extension AASACommand {
         @OptionGroup
         var failOn: FailOnOption
 
-        @Option(help: "Output format: text or json.")
-        var format: TextOrJSONFormat = .text
+        @Option(
+            help:
+                "Output format: \(BatchFormatOption<CheckFormats>.listed) (sarif: SARIF 2.1.0, for code scanning; gitlab: GitLab Code Quality; markdown: a summary)."
+        )
+        var format = BatchFormatOption<CheckFormats>(.text)
+
+        @OptionGroup(title: "Reports")
+        var report: ReportOptions
 
         @OptionGroup(title: "Limits")
         var limits: LimitOptions
@@ -49,9 +55,14 @@ extension AASACommand {
                     lint.kind.isSigned
                     ? try trust.makeVerifier(limits: limits.library).verify(aasaFile.detection) : nil
                 let report = DeprecationReport(lint: lint, verification: verification)
-                switch format {
-                case .json: try JSONOutput.print(Document(path: file, report: report), stamped: .check)
+                switch format.value {
+                case .json, .jsonl: try JSONOutput.print(Document(path: file, report: report), stamped: .check)
                 case .text: StandardStreams.out(lines: text(report))
+                case .sarif, .gitlab, .markdown, .junit:
+                    var reports = ReportCollector(
+                        format.value, scope: .check, rules: self.report, failOn: failOn.threshold)
+                    reports.add(ReportSubject(path: file, lint: lint, diagnostics: report.diagnostics))
+                    try reports.finish()
                 }
                 if report.diagnostics.contains(where: { failOn.fails($0.severity) }) { throw ExitStatus.checkFailed }
             }

@@ -13,8 +13,8 @@ extension AASACommand {
                 line and column numbers refer to the embedded JSON. Rules: docs/rules.md, or --list-rules.
 
                 Directories are linted file by file (see --include), --jobs files at a time, the \
-                output in input order; --format sarif holds every finding until the end (one document), \
-                text and json stream. See docs/performance.md.
+                output in input order; --format sarif, junit, gitlab and markdown hold every finding until \
+                the end (one document), text and json stream. See docs/performance.md.
 
                 Exit status: 0 no finding at or above --fail-on (default error; --strict is --fail-on \
                 warning), 1 findings at that level (hidden ones too), 2 a file could not be read, 64 usage error.
@@ -26,7 +26,7 @@ extension AASACommand {
 
         @Option(
             help:
-                "Output format: \(BatchFormatOption<LintFormats>.listed) (jsonl: one file's report per line; sarif: SARIF 2.1.0, for GitHub code scanning)."
+                "Output format: \(BatchFormatOption<LintFormats>.listed) (jsonl: one file's report per line; sarif: SARIF 2.1.0, for GitHub code scanning; junit, gitlab (Code Quality), markdown: CI reports)."
         )
         var format = BatchFormatOption<LintFormats>(.text)
 
@@ -49,6 +49,9 @@ extension AASACommand {
             help: "List every rule ID with its severity and summary and exit (--format text, json or jsonl).")
         var listRules = false
 
+        @OptionGroup(title: "Reports")
+        var report: ReportOptions
+
         @OptionGroup(title: "Batch")
         var batch: BatchOptions
 
@@ -59,7 +62,7 @@ extension AASACommand {
             if files.isEmpty && !listRules {
                 throw ValidationError("give at least one file to lint ('-' for standard input), or --list-rules")
             }
-            if listRules && format.value == .sarif {
+            if listRules && format.value.isReport {
                 throw ValidationError(
                     "--list-rules prints text, json or jsonl; in SARIF the rules are the tool.driver.rules of every lint --format sarif log"
                 )
@@ -86,8 +89,10 @@ extension AASACommand {
             let (format, minSeverity, threshold, limits) = (
                 format.value, minSeverity, failureThreshold, self.limits.values
             )
-            // SARIF is one document: its artifacts come first
-            var sarifFiles: [(path: String, report: LintReport)] = []
+            // SARIF and the other reports are one document, written at the end.
+            var reports = ReportCollector(format, scope: .lint, rules: report, failOn: threshold)
+            expansion.failures.forEach { reports.unreadable($0) }
+            let collects = reports.collects
             var counts: [Severity: Int] = [:]
             let records = frontend.startOutput(format, .lint, single: false, layout: .member("files"))
             frontend.run(
@@ -113,7 +118,10 @@ extension AASACommand {
                                     path: item.path, kind: shown.kind.rawValue,
                                     diagnostics: shown.diagnostics),
                                 text: shown.diagnostics.map { Self.text($0, path: item.path) }))
-                        if format == .sarif { result.shown = shown }
+                        if collects {
+                            result.subject = ReportSubject(
+                                path: item.path, lint: report, diagnostics: shown.diagnostics)
+                        }
                         // The verdict uses every finding, whatever --min-severity shows.
                         result.failed = Self.fails(report, at: threshold)
                         for diagnostic in report.diagnostics { result.counts[diagnostic.severity, default: 0] += 1 }
@@ -123,14 +131,17 @@ extension AASACommand {
                     }
                     return result
                 },
-                then: { index, result, _ in
+                then: { _, result, _ in
+                    if result.output.outcome == "unreadable", let failure = result.output.failure {
+                        reports.unreadable(failure)
+                    }
                     guard result.output.outcome == "linted" else { return }
                     if result.failed { failed = true }
                     for (severity, count) in result.counts { counts[severity, default: 0] += count }
-                    if let shown = result.shown { sarifFiles.append((items[index].path, shown)) }
+                    if let subject = result.subject { reports.add(subject) }
                 })
             frontend.finishOutput()
-            if format == .sarif { try JSONOutput.print(SARIFLog(files: sarifFiles, version: AASAVersion.current)) }
+            try reports.finish()
             if format == .text {
                 let skipped = frontend.tally.count("skipped")
                 let notes = [
@@ -150,8 +161,8 @@ extension AASACommand {
             var output = BatchOutput()
             var failed = false
             var counts: [Severity: Int] = [:]
-            /// The report as shown, kept only for SARIF.
-            var shown: LintReport?
+            /// The findings as shown, kept only for the end-of-run reports (SARIF).
+            var subject: ReportSubject?
         }
 
         /// The severity at or above which a finding fails: `warning` with --strict, else --fail-on

@@ -32,8 +32,14 @@ extension AASACommand {
         @OptionGroup(title: "Trust")
         var trust: TrustOptions
 
-        @Option(help: "Output format: \(BatchFormatOption<PerFileFormats>.listed) (jsonl: one report per line).")
-        var format = BatchFormatOption<PerFileFormats>(.text)
+        @Option(
+            help:
+                "Output format: \(BatchFormatOption<VerifyFormats>.listed) (jsonl: one report per line; sarif: SARIF 2.1.0, junit: a test case per file, markdown: a summary, each one document at the end)."
+        )
+        var format = BatchFormatOption<VerifyFormats>(.text)
+
+        @OptionGroup(title: "Reports")
+        var report: ReportOptions
 
         @OptionGroup(title: "Batch")
         var batch: BatchOptions
@@ -51,7 +57,8 @@ extension AASACommand {
         }
 
         func run() throws {
-            if BatchOptions.isBatch(files) {
+            // The end-of-run reports take the batch path: one document for any number of files.
+            if BatchOptions.isBatch(files) || format.value.isReport {
                 try runBatch()
             } else {
                 try runSingle(files[0])
@@ -87,27 +94,41 @@ extension AASACommand {
             let expansion = batch.expand(files, what: "verify")
             var frontend = BatchFrontend("verify", expansion)
             let records = frontend.startOutput(format.value, .verify, single: false, layout: .document)
-            frontend.run(threads: batch.workerCount) { item in
-                var output = BatchOutput()
-                do {
-                    let result = verifier.verify(try limits.read(item.path))
-                    output.write(
-                        try records.render(
-                            VerificationReport(path: item.path, result: result, options: verifier.options),
-                            text: ["\(Diagnostics.displayName(item.path)): \(result.verdict.code)"]))
-                    output.outcome = result.verdict.code
-                    if !result.isValid {
-                        output.fail(
-                            CLIFailure(
-                                item.path, result.verdict.reason ?? "not valid", status: ExitStatus.checkFailed,
-                                code: result.verdict.code))
+            var reports = ReportCollector(format.value, scope: .verify, rules: report, failOn: .error)
+            expansion.failures.forEach { reports.unreadable($0) }
+            let collects = reports.collects
+            frontend.run(
+                expansion.items, threads: batch.workerCount, output: \.output,
+                work: { item -> (output: BatchOutput, subject: ReportSubject?) in
+                    var output = BatchOutput()
+                    var subject: ReportSubject?
+                    do {
+                        let result = verifier.verify(try limits.read(item.path))
+                        if collects { subject = ReportSubject(path: item.path, verification: result) }
+                        output.write(
+                            try records.render(
+                                VerificationReport(path: item.path, result: result, options: verifier.options),
+                                text: ["\(Diagnostics.displayName(item.path)): \(result.verdict.code)"]))
+                        output.outcome = result.verdict.code
+                        if !result.isValid {
+                            output.fail(
+                                CLIFailure(
+                                    item.path, result.verdict.reason ?? "not valid", status: ExitStatus.checkFailed,
+                                    code: result.verdict.code))
+                        }
+                    } catch {
+                        output.fail(CLIFailure(item.path, describing: error), outcome: "unreadable")
                     }
-                } catch {
-                    output.fail(CLIFailure(item.path, describing: error), outcome: "unreadable")
-                }
-                return output
-            }
+                    return (output, subject)
+                },
+                then: { _, result, _ in
+                    if let subject = result.subject { reports.add(subject) }
+                    if result.output.outcome == "unreadable", let failure = result.output.failure {
+                        reports.unreadable(failure)
+                    }
+                })
             frontend.finishOutput()
+            try reports.finish()
             let tally = frontend.tally
             let invalid = tally.list(except: ["valid", "unreadable"])
             let unreadable = tally.count("unreadable")
@@ -118,5 +139,24 @@ extension AASACommand {
             ])
             try frontend.exit()
         }
+    }
+}
+
+extension ReportSubject {
+    /// A verified file: a finding when the signature or the chain fails, and one per warning of
+    /// the verification policy (the rules and messages `check` gives them); none when it is valid.
+    init(path: String, verification result: VerificationResult) {
+        var findings: [Finding] = []
+        if !result.isValid {
+            let finding = DeprecationReport.finding(for: result.verdict)
+            findings.append(Finding(diagnostic: Diagnostic(finding.rule, finding.message, at: .file, severity: .error)))
+        }
+        for warning in result.warnings {
+            findings.append(
+                Finding(
+                    diagnostic: Diagnostic(
+                        DeprecationReport.weakSignatureRule, warning.message, at: .file, severity: .warning)))
+        }
+        self.init(path: path, mimeType: nil, positions: .none, findings: findings)
     }
 }

@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+
+/// `--rules-url URL` of the commands with report formats (lint, check, verify, audit): the
+/// address of docs/rules.md that each rule's help link points into (`URL#rule-id`). The
+/// environment variable `AASA_RULES_URL` sets it for a whole CI job; the option wins.
+struct ReportOptions: ParsableArguments {
+    @Option(
+        name: .customLong("rules-url"),
+        help: ArgumentHelp(
+            "The address of docs/rules.md for rule links in SARIF and other reports (default: $AASA_RULES_URL, else \(RuleHelp.defaultBase)).",
+            valueName: "url"))
+    var rulesURL: String?
+
+    static let environmentVariable = "AASA_RULES_URL"
+
+    /// The environment variable's value, when set and not empty.
+    private var environmentValue: String? {
+        ProcessInfo.processInfo.environment[Self.environmentVariable].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The base to use: the option, else the environment variable when it is usable, else
+    /// ``RuleHelp/defaultBase``.
+    var base: String {
+        if let rulesURL { return rulesURL }
+        if let value = environmentValue, Self.problem(value) == nil { return value }
+        return RuleHelp.defaultBase
+    }
+
+    /// Why the environment variable is not used, when it is set but unusable: a warning for
+    /// the report formats (a text run does not read it, so it is no usage error).
+    var environmentWarning: String? {
+        guard rulesURL == nil, let value = environmentValue, let problem = Self.problem(value) else { return nil }
+        return "$\(Self.environmentVariable) \(problem); the rule links use \(RuleHelp.defaultBase)"
+    }
+
+    func validate() throws {
+        if let rulesURL, let problem = Self.problem(rulesURL) { throw ValidationError("--rules-url \(problem)") }
+    }
+
+    /// Why `base` is not a usable absolute address, or nil: SARIF's helpUri must be an
+    /// absolute URI, and the rule ID is added as the fragment.
+    static func problem(_ base: String) -> String? {
+        guard let components = URLComponents(string: base), let scheme = components.scheme,
+            ["http", "https", "file"].contains(scheme.lowercased()), components.host != nil || scheme == "file"
+        else {
+            return "must be an absolute http, https or file URL, such as \(RuleHelp.defaultBase)"
+        }
+        if components.fragment != nil { return "must not have a fragment: the rule ID is added as '#rule-id'" }
+        return nil
+    }
+}

@@ -1,0 +1,61 @@
+import AASA
+
+/// `--format gitlab`: a GitLab Code Quality report (a JSON array of issues: `description`,
+/// `check_name`, `fingerprint`, `severity`, `location.path`, `location.lines.begin`), which
+/// GitLab shows in merge requests from `artifacts:reports:codequality`.
+enum GitLabCodeQuality {
+    struct Issue: Encodable {
+        let description: String
+        let check_name: String
+        /// The ``FindingFingerprint``: the same finding keeps it across commits.
+        let fingerprint: String
+        /// info, minor, major, critical or blocker.
+        let severity: String
+        let location: Location
+    }
+
+    struct Location: Encodable {
+        let path: String
+        let lines: Lines
+    }
+
+    struct Lines: Encodable {
+        let begin: Int
+    }
+
+    /// GitLab's severity for an aasa severity: info → info, deprecation → minor, warning →
+    /// major, error → critical (blocker is left for nothing aasa finds).
+    static func severity(_ severity: Severity) -> String {
+        switch severity {
+        case .info: return "info"
+        case .deprecation: return "minor"
+        case .warning: return "major"
+        case .error: return "critical"
+        }
+    }
+
+    /// The issues of `subjects`, in input and report order.
+    /// - Throws: ``AASAError`` when a fingerprint cannot be computed.
+    static func issues(_ subjects: [ReportSubject]) throws(AASAError) -> [Issue] {
+        var issues: [Issue] = []
+        for subject in subjects {
+            for finding in subject.findings {
+                let diagnostic = finding.diagnostic
+                let line: Int
+                switch subject.positions {
+                case .file, .linesOnly: line = diagnostic.location.line ?? 1
+                case .embedded, .none: line = 1
+                }
+                let at = diagnostic.location.path.components.isEmpty ? "" : " (at \(diagnostic.location.path))"
+                issues.append(
+                    Issue(
+                        description: diagnostic.message + at, check_name: diagnostic.rule.rawValue,
+                        fingerprint: try FindingFingerprint(diagnostic, path: subject.path).value,
+                        severity: severity(diagnostic.severity),
+                        location: Location(
+                            path: subject.path == "-" ? "stdin" : subject.path, lines: Lines(begin: line))))
+            }
+        }
+        return issues
+    }
+}
