@@ -28,6 +28,9 @@ extension AASACommand {
         @OptionGroup
         var failOn: FailOnOption
 
+        @OptionGroup(title: "Rules")
+        var rules: RuleSelectionOptions
+
         @Option(help: "Output format: text or json.")
         var format: TextOrJSONFormat = .text
 
@@ -37,9 +40,14 @@ extension AASACommand {
         struct Document: Encodable {
             var path: String
             var report: DeprecationReport
+            /// Findings of rules that --disable or the configuration turned off.
+            var suppressed: Int
         }
 
         func run() throws {
+            var resolved = RuleSelectionOptions.Resolved()
+            try reportingFailures(path: "check") { resolved = try rules.resolve() }
+            let threshold = failOn.level ?? resolved.config?.failOn ?? .error
             try reportingFailures(path: file) {
                 let limits = self.limits.values
                 let data = try limits.read(file)
@@ -48,12 +56,13 @@ extension AASACommand {
                 let verification =
                     lint.kind.isSigned
                     ? try trust.makeVerifier(limits: limits.library).verify(aasaFile.detection) : nil
-                let report = DeprecationReport(lint: lint, verification: verification)
+                let (report, suppressed) = DeprecationReport(lint: lint, verification: verification)
+                    .selecting(resolved.selection)
                 switch format {
-                case .json: try JSONOutput.print(Document(path: file, report: report))
-                case .text: StandardStreams.out(lines: text(report))
+                case .json: try JSONOutput.print(Document(path: file, report: report, suppressed: suppressed))
+                case .text: StandardStreams.out(lines: text(report, suppressed: suppressed))
                 }
-                if report.diagnostics.contains(where: { failOn.fails($0.severity) }) { throw ExitStatus.checkFailed }
+                if report.diagnostics.contains(where: { $0.severity >= threshold }) { throw ExitStatus.checkFailed }
             }
         }
 
@@ -73,7 +82,7 @@ extension AASACommand {
             return step.replacingOccurrences(of: " FILE", with: " " + ShellWord.quoted(file))
         }
 
-        private func text(_ report: DeprecationReport) -> [String] {
+        private func text(_ report: DeprecationReport, suppressed: Int) -> [String] {
             // The headline says what the file does (DocumentEffect), then what the verdict means.
             let (verdict, meaning): (String, String)
             switch report.verdict {
@@ -157,7 +166,8 @@ extension AASACommand {
                 return "\(count) \(severity == .info || count == 1 ? severity.rawValue : severity.rawValue + "s")"
             }.joined(separator: ", ")
             lines.append("")
-            lines.append("Findings: \(summary) (all of them: aasa lint \(file == "-" ? "-" : file))")
+            let dropped = suppressed == 0 ? "" : "; \(suppressed) suppressed (rule selection)"
+            lines.append("Findings: \(summary)\(dropped) (all of them: aasa lint \(file == "-" ? "-" : file))")
             return lines
         }
     }

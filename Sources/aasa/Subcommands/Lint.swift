@@ -49,6 +49,12 @@ extension AASACommand {
             help: "List every rule ID with its severity and summary and exit (--format text, json or jsonl).")
         var listRules = false
 
+        @OptionGroup(title: "Rules")
+        var rules: RuleSelectionOptions
+
+        @OptionGroup(title: "Baseline")
+        var baselineOptions: BaselineOptions
+
         @OptionGroup(title: "Batch")
         var batch: BatchOptions
 
@@ -73,6 +79,12 @@ extension AASACommand {
             var path: String
             var kind: String
             var diagnostics: [DiagnosticReport]
+            /// Findings of rules that --disable or the configuration turned off.
+            var suppressed: Int
+            /// Findings the baseline accepts (left out of diagnostics).
+            var baselined: Int
+            /// The baseline's entries for this file that no longer occur.
+            var staleBaseline: [Baseline.Entry]
         }
 
         struct DiagnosticReport: Encodable {
@@ -99,13 +111,23 @@ extension AASACommand {
 
         func run() throws {
             if listRules { return try RuleList.print(format.value) }
+            var resolved = RuleSelectionOptions.Resolved()
+            var accepted: Baseline?
+            try reportingFailures(path: "lint") {
+                resolved = try rules.resolve()
+                if let path = baselineOptions.baseline ?? resolved.config?.baseline {
+                    accepted = try BaselineOptions.read(path)
+                }
+            }
+            let (selection, writeBaseline, baseline) = (resolved.selection, baselineOptions.writeBaseline, accepted)
             let expansion = batch.expand(files, what: "lint")
             var frontend = BatchFrontend("lint", expansion)
             let items = expansion.items
             var failed = false
             let (format, minSeverity, threshold, limits) = (
-                format.value, minSeverity, failureThreshold, self.limits.values
+                format.value, minSeverity, failureThreshold(config: resolved.config), self.limits.values
             )
+            var tally = SelectionTally()
             // SARIF is one document: its artifacts come first
             var sarifFiles: [(path: String, report: LintReport)] = []
             var counts: [Severity: Int] = [:]
@@ -124,17 +146,31 @@ extension AASACommand {
                             result.output.outcome = "skipped"
                             return result
                         }
-                        let report = Linter.lint(file, size: data.count, options: LintOptions(limits: limits.library))
+                        var report = Linter.lint(file, size: data.count, options: LintOptions(limits: limits.library))
+                        let selected = selection.apply(report.diagnostics)
+                        if writeBaseline != nil { result.findings = selected.kept }
+                        let match = try baseline?.match(selected.kept, path: item.path)
+                        report.diagnostics = match?.new ?? selected.kept
+                        (result.suppressed, result.baselined) = (selected.suppressed, match?.absorbed ?? 0)
+                        result.stale = match?.stale.count ?? 0
+                        for entry in match?.stale ?? [] {
+                            result.output.emit(
+                                item.path, .note,
+                                "baseline entry no longer occurs" + (entry.count > 1 ? " (\(entry.count) times)" : "")
+                                    + ": \(entry.message)", code: entry.rule.rawValue)
+                        }
                         var shown = report
                         shown.diagnostics = report.diagnostics(atLeast: minSeverity)
                         result.output.write(
                             try records.render(
                                 FileReport(
                                     path: item.path, kind: shown.kind.rawValue,
-                                    diagnostics: shown.diagnostics.map(DiagnosticReport.init)),
+                                    diagnostics: shown.diagnostics.map(DiagnosticReport.init),
+                                    suppressed: selected.suppressed, baselined: match?.absorbed ?? 0,
+                                    staleBaseline: match?.stale ?? []),
                                 text: shown.diagnostics.map { Self.text($0, path: item.path) }))
                         if format == .sarif { result.shown = shown }
-                        // The verdict uses every finding, whatever --min-severity shows.
+                        // The verdict uses every new finding, whatever --min-severity shows.
                         result.failed = Self.fails(report, at: threshold)
                         for diagnostic in report.diagnostics { result.counts[diagnostic.severity, default: 0] += 1 }
                         result.output.outcome = "linted"
@@ -147,21 +183,34 @@ extension AASACommand {
                     guard result.output.outcome == "linted" else { return }
                     if result.failed { failed = true }
                     for (severity, count) in result.counts { counts[severity, default: 0] += count }
+                    tally.add(result, path: items[index].path)
                     if let shown = result.shown { sarifFiles.append((items[index].path, shown)) }
                 })
             frontend.finishOutput()
             if format == .sarif { try JSONOutput.print(SARIFLog(files: sarifFiles, version: AASAVersion.current)) }
             if format == .text {
                 let skipped = frontend.tally.count("skipped")
-                let notes = [
-                    skipped == 0 ? nil : "\(BatchTally.files(skipped)) skipped (not AASA files)", frontend.leftOutNote,
-                ].compactMap { $0 }
+                let notes =
+                    [
+                        skipped == 0 ? nil : "\(BatchTally.files(skipped)) skipped (not AASA files)",
+                        frontend.leftOutNote,
+                    ].compactMap { $0 } + tally.notes(baseline: baseline)
                 Self.summary(
                     counts, files: frontend.tally.count("linted"), shownFrom: minSeverity,
                     leftOut: notes.isEmpty ? nil : notes.joined(separator: "; "))
             }
             // Any file that could not be read (or output that could not be written) is status 2, whatever it said.
-            if frontend.tally.count("unreadable") > 0 || frontend.printer.stdoutFailed { throw ExitStatus.badInput }
+            let unreadable = frontend.tally.count("unreadable") > 0
+            if let writeBaseline {
+                try reportingFailures(path: writeBaseline) {
+                    // A baseline of some of the files would accept too little: none is written.
+                    guard !unreadable else {
+                        throw CLIFailure(writeBaseline, "baseline not written: some files could not be linted")
+                    }
+                    try BaselineOptions.write(try Baseline(findings: tally.findings), to: writeBaseline)
+                }
+            }
+            if unreadable || frontend.printer.stdoutFailed { throw ExitStatus.badInput }
             if failed { throw ExitStatus.checkFailed }
         }
 
@@ -172,11 +221,21 @@ extension AASACommand {
             var counts: [Severity: Int] = [:]
             /// The report as shown, kept only for SARIF.
             var shown: LintReport?
+            /// Findings dropped by the rule selection, accepted by the baseline, and the
+            /// baseline's entries that no longer occur.
+            var suppressed = 0
+            var baselined = 0
+            var stale = 0
+            /// Every finding after the rule selection, kept only for --write-baseline.
+            var findings: [Diagnostic] = []
         }
 
-        /// The severity at or above which a finding fails: `warning` with --strict, else --fail-on
-        /// (`error` by default). The two are never both given (``validate()``).
-        var failureThreshold: Severity { strict ? .warning : failOn.threshold }
+        /// The severity at or above which a finding fails: `warning` with --strict, else --fail-on,
+        /// else the configuration's `failOn` (`error` by default). --strict and --fail-on are
+        /// never both given (``validate()``).
+        func failureThreshold(config: ProjectConfig?) -> Severity {
+            strict ? .warning : failOn.level ?? config?.failOn ?? .error
+        }
 
         static func fails(_ report: LintReport, at threshold: Severity) -> Bool {
             guard let highest = report.highestSeverity else { return false }
