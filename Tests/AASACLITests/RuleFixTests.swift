@@ -1,0 +1,78 @@
+import AASA
+import AASATestSupport
+import Foundation
+import Testing
+
+/// The `fix` of `lint --list-rules`: each command it names removes the rule's findings.
+@Suite("rule fixes")
+struct RuleFixTests {
+    /// The first ```json example of each `## `id`` section of docs/rules.md, by rule ID.
+    static func documentedExamples() throws -> [String: String] {
+        let text = try String(contentsOf: CLI.repoRoot.appendingPathComponent("docs/rules.md"), encoding: .utf8)
+        var result: [String: String] = [:]
+        var rule: String?
+        var block: [String]?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if line.hasPrefix("## `") && line.hasSuffix("`") {
+                rule = String(line.dropFirst(4).dropLast())
+            } else if line == "```json" {
+                block = []
+            } else if line == "```", let lines = block {
+                if let rule, result[rule] == nil { result[rule] = lines.joined(separator: "\n") }
+                block = nil
+            } else if block != nil {
+                block?.append(line)
+            }
+        }
+        return result
+    }
+
+    /// The rule IDs `aasa lint FILE` reports.
+    func rules(in path: String) throws -> Set<String> {
+        let result = CLI.run(["lint", "--no-config", path, "--format", "json"])
+        try #require(result.status == 0 || result.status == 1, "\(result)")
+        let files = try #require(try result.jsonObject()["files"] as? [[String: Any]])
+        let diagnostics = files.flatMap { $0["diagnostics"] as? [[String: Any]] ?? [] }
+        return Set(diagnostics.compactMap { $0["rule"] as? String })
+    }
+
+    @Test("every rule marked fixable: its finding is there before the command and gone after it")
+    func fixesWork() throws {
+        let listed = CLI.run(["lint", "--list-rules", "--format", "json"])
+        let rules = try #require(try listed.json() as? [[String: Any]], "\(listed)")
+        let fixable = rules.compactMap { rule -> (id: String, command: String)? in
+            guard let id = rule["id"] as? String, let fix = rule["fix"] as? [String: Any],
+                let command = fix["command"] as? String
+            else { return nil }
+            return (id, command)
+        }
+        #expect(fixable.count == 9, "\(fixable)")
+        let examples = try Self.documentedExamples()
+        try withTemporaryDirectory { dir in
+            for (id, command) in fixable {
+                let input: String
+                switch id {
+                case RuleID.signedFile.rawValue:
+                    input = LintFixture.exampleSigned
+                case RuleID.byteOrderMark.rawValue:
+                    input = dir.child("bom.json").path
+                    try (Data([0xEF, 0xBB, 0xBF]) + LintFixture.modern).write(to: URL(fileURLWithPath: input))
+                default:
+                    let example = try #require(examples[id], "docs/rules.md has no example for \(id)")
+                    input = dir.child("\(id).json").path
+                    try Data(example.utf8).write(to: URL(fileURLWithPath: input))
+                }
+                #expect(try self.rules(in: input).contains(id), "the input of \(id) does not fire it")
+                let output = dir.child("\(id).fixed.json").path
+                let arguments =
+                    command == "convert"
+                    ? ["convert", input, "--no-verify", "-o", output] : [command, input, "-o", output]
+                let run = CLI.run(arguments)
+                #expect(run.status == 0, "\(id): aasa \(arguments.joined(separator: " ")): \(run)")
+                guard run.status == 0 else { continue }
+                let after = try self.rules(in: output)
+                #expect(!after.contains(id), "\(id) still fires after aasa \(command): \(after.sorted())")
+            }
+        }
+    }
+}
