@@ -3,9 +3,10 @@ import AASATestSupport
 import Foundation
 import Testing
 
-/// The `fix` of `lint --list-rules`: each command it names removes the rule's findings.
-@Suite("rule fixes")
-struct RuleFixTests {
+/// The metadata `lint --list-rules` publishes: each fix it names works, and docs/rules.md's
+/// tables say the same.
+@Suite("rule metadata: fixes and docs/rules.md")
+struct RuleMetadataCommandTests {
     /// The first ```json example of each `## `id`` section of docs/rules.md, by rule ID.
     static func documentedExamples() throws -> [String: String] {
         let text = try String(contentsOf: CLI.repoRoot.appendingPathComponent("docs/rules.md"), encoding: .utf8)
@@ -73,6 +74,21 @@ struct RuleFixTests {
                 let after = try self.rules(in: output)
                 #expect(!after.contains(id), "\(id) still fires after aasa \(command): \(after.sorted())")
             }
+        }
+    }
+
+    @Test("docs/rules.md's tables give every rule's severity, category, since and fix as --list-rules does")
+    func documentedTables() throws {
+        let text = try String(contentsOf: CLI.repoRoot.appendingPathComponent("docs/rules.md"), encoding: .utf8)
+        let listed = CLI.run(["lint", "--list-rules", "--format", "json"])
+        let rules = try #require(try listed.json() as? [[String: Any]], "\(listed)")
+        #expect(rules.count >= 62)
+        for rule in rules {
+            let id = try #require(rule["id"] as? String)
+            let fix = ((rule["fix"] as? [String: Any])?["command"] as? String).map { "`\($0)`" } ?? "–"
+            let fields = [rule["severity"], rule["category"], rule["since"]].compactMap { $0 as? String } + [fix]
+            let row = "| [`\(id)`](#\(id)) | " + fields.joined(separator: " | ") + " |"
+            #expect(text.contains(row), "docs/rules.md has no row \(row)")
         }
     }
 }
