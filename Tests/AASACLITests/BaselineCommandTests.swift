@@ -188,6 +188,20 @@ struct BaselineCommandTests {
         }
     }
 
+    @Test("the baseline shown in docs/configuration.md follows the schema and is read by aasa")
+    func documentedExample() throws {
+        let text = try String(
+            contentsOf: CLI.repoRoot.appendingPathComponent("docs/configuration.md"), encoding: .utf8)
+        let start = try #require(text.range(of: "```json\n{\n  \"findings\""))
+        let end = try #require(text[start.upperBound...].range(of: "```"))
+        let example = Data(text[text.index(start.lowerBound, offsetBy: 8)..<end.lowerBound].utf8)
+        let outcome = SchemaValidation.json(
+            example, schema: CLI.repoRoot.appendingPathComponent("docs/schemas/baseline.schema.json"))
+        #expect(outcome.valid, "\(outcome)")
+        let baseline = try Baseline(json: example)
+        #expect(baseline.entries.map(\.count) == [2])
+    }
+
     @Test("a missing baseline is one error line and status 2; '-' is a usage error")
     func unreadable() throws {
         try withTemporaryDirectory { dir in
