@@ -46,7 +46,9 @@ extension AASACommand {
 
         @Flag(
             name: .customLong("list-rules"),
-            help: "List every rule ID with its severity and summary and exit (--format text, json or jsonl).")
+            help:
+                "List every rule with its severity, category, version, fixing command and summary, and exit (--format text, json or jsonl)."
+        )
         var listRules = false
 
         @OptionGroup(title: "Rules")
