@@ -202,6 +202,24 @@ struct BaselineCommandTests {
         #expect(baseline.entries.map(\.count) == [2])
     }
 
+    @Test("a hostile baseline's rule and message reach the terminal escaped")
+    func hostileBaseline() throws {
+        try withTemporaryDirectory { dir in
+            try LintFixture.modern.write(to: dir.child("a.json"))
+            let hostile = """
+                {"schemaVersion": 1, "findings": [{"fingerprint": "v1:0123456789abcdef0123456789abcdef",
+                "rule": "x\\u001b]0;owned\\u0007", "file": "a.json", "message": "m\\u001b[2J\\nforged: error", "count": 1}]}
+                """
+            try Data(hostile.utf8).write(to: dir.child("b.json"))
+            let result = lint(["a.json", "--baseline", "b.json"], in: dir)
+            #expect(result.status == 0, "\(result)")
+            let notes = result.stderrLines.filter { $0.hasPrefix("a.json: note: ") }
+            #expect(notes.count == 1, "\(result)")
+            #expect(!result.stderr.contains("\u{1B}") && !result.stderr.contains("\u{07}"), "\(result)")
+            #expect(!result.stderrLines.contains { $0.hasPrefix("forged") }, "\(result)")
+        }
+    }
+
     @Test("a missing baseline is one error line and status 2; '-' is a usage error")
     func unreadable() throws {
         try withTemporaryDirectory { dir in
