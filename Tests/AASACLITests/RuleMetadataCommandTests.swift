@@ -91,4 +91,14 @@ struct RuleMetadataCommandTests {
             #expect(text.contains(row), "docs/rules.md has no row \(row)")
         }
     }
+
+    @Test("aasa rules prints what lint --list-rules prints, in each format", arguments: ["text", "json", "jsonl"])
+    func rulesSubcommand(format: String) {
+        let rules = CLI.run(["rules", "--format", format])
+        let listed = CLI.run(["lint", "--list-rules", "--format", format])
+        #expect(rules.status == 0 && listed.status == 0, "\(rules)")
+        #expect(rules.stdout.count > 1000 && rules.stdout == listed.stdout)
+        #expect(rules.stderr.isEmpty, "\(rules)")
+        #expect(CLI.run(["rules", "--format", "sarif"]).status == 64)
+    }
 }

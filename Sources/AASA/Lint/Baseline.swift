@@ -64,11 +64,6 @@ public struct Baseline: Sendable, Hashable {
         self.init(entries: entries)
     }
 
-    /// How many findings of each fingerprint the baseline accepts.
-    public var counts: [FindingFingerprint: Int] {
-        Dictionary(entries.map { ($0.fingerprint, $0.count) }, uniquingKeysWith: +)
-    }
-
     /// What the baseline makes of one file's findings.
     public struct Match: Sendable {
         /// The findings the baseline does not accept, in their order.
