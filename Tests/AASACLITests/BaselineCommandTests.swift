@@ -132,7 +132,7 @@ struct BaselineCommandTests {
             #expect(notes.count == 2, "\(result)")
             #expect(notes.contains { $0.hasPrefix("a.json: note: [unknown-key] baseline entry no longer occurs: ") })
             #expect(notes.contains { $0.hasPrefix("a.json: note: [empty-appid] baseline entry no longer occurs: ") })
-            #expect(result.stderr.contains("1 baselined; 2 baseline entries no longer occur"), "\(result)")
+            #expect(result.stderr.contains("1 baselined; 2 baselined findings no longer occur"), "\(result)")
 
             let json = lint(["a.json", "--baseline", "baseline.json", "--format", "json"], in: dir)
             #expect(json.status == 0, "\(json)")
@@ -149,6 +149,21 @@ struct BaselineCommandTests {
         }
     }
 
+    @Test("an entry of 2 identical findings, both fixed: one note that says 2 times, and the summary counts 2")
+    func staleWithCount() throws {
+        try withTemporaryDirectory { dir in
+            try writeBaseline(in: dir)
+            let fixed = Self.original.replacingOccurrences(of: #"["ABCDE12345.com.example.app"]"#, with: "[]")
+                .replacingOccurrences(of: #"[""]"#, with: #"["ABCDE12345.com.example.app"]"#)
+            try Data(fixed.utf8).write(to: dir.child("a.json"))
+            let result = lint(["a.json", "--baseline", "baseline.json", "--disable", "duplicate-appid"], in: dir)
+            let notes = result.stderrLines.filter { $0.hasPrefix("a.json: note: [empty-appid]") }
+            #expect(notes.count == 1, "\(result)")
+            #expect(notes.first?.contains("baseline entry no longer occurs (2 times): ") == true, "\(result)")
+            #expect(result.stderr.contains("2 baselined findings no longer occur"), "\(result)")
+        }
+    }
+
     @Test("entries of files the run did not lint are counted, not called stale")
     func uncheckedFiles() throws {
         try withTemporaryDirectory { dir in
@@ -157,7 +172,7 @@ struct BaselineCommandTests {
             let result = lint(["b.json", "--baseline", "baseline.json"], in: dir)
             #expect(result.status == 0, "\(result)")
             #expect(!result.stderr.contains("no longer occur"), "\(result)")
-            #expect(result.stderr.contains("3 baseline entries for files not linted"), "\(result)")
+            #expect(result.stderr.contains("3 baselined findings for files not linted"), "\(result)")
         }
     }
 

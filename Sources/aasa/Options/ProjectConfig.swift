@@ -7,7 +7,7 @@ import Foundation
 ///
 /// The file is input like any other: it is parsed strictly, every key is checked, and an
 /// error names the file and the key (escaped for the terminal by ``Diagnostics``).
-struct ProjectConfig: Equatable {
+struct ProjectConfig {
     /// The file looked for in the working directory.
     static let defaultName = ".aasa.json"
 
@@ -26,11 +26,6 @@ struct ProjectConfig: Equatable {
     var failOn: Severity?
     /// The baseline file, relative to the configuration file's directory when not absolute.
     var baseline: String?
-
-    static func == (lhs: ProjectConfig, rhs: ProjectConfig) -> Bool {
-        lhs.path == rhs.path && lhs.failOn == rhs.failOn && lhs.baseline == rhs.baseline
-            && lhs.rules.map(\.rule) == rhs.rules.map(\.rule) && lhs.rules.map(\.setting) == rhs.rules.map(\.setting)
-    }
 
     /// The keys of the file, for messages and suggestions.
     static let keys = ["$schema", "rules", "failOn", "baseline"]
@@ -69,6 +64,8 @@ struct ProjectConfig: Equatable {
             root = try JSONParser(maximumDepth: 16).parse(data)
         } catch let error as JSONSyntaxError {
             throw Problem(JSONPath(), "not JSON: \(error.location): \(error.message)")
+        } catch {
+            throw Problem(JSONPath(), "not JSON: \(error)")
         }
         guard let members = root.members else {
             throw Problem(JSONPath(), "expected an object, found \(root.typeName)")

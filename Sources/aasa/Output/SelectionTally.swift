@@ -7,7 +7,7 @@ struct SelectionTally {
     var suppressed = 0
     /// Findings the baseline accepted.
     var baselined = 0
-    /// Baseline entries (counted with their counts) that no longer occur.
+    /// Accepted findings (the counts of the baseline's entries) that no longer occur.
     var stale = 0
     /// The files linted, as given.
     var linted: Set<String> = []
@@ -22,8 +22,8 @@ struct SelectionTally {
         for diagnostic in result.findings { findings.append((path, diagnostic)) }
     }
 
-    /// The summary's notes: "2 suppressed (rule selection)", "3 baselined", "1 baseline entry
-    /// no longer occurs", "4 baseline entries for files not linted".
+    /// The summary's notes: "2 suppressed (rule selection)", "3 baselined", "1 baselined finding
+    /// no longer occurs", "4 baselined findings for files not linted".
     func notes(baseline: Baseline?) -> [String] {
         func count(_ number: Int, _ one: String, _ many: String) -> String { "\(number) \(number == 1 ? one : many)" }
         var notes: [String] = []
@@ -31,11 +31,11 @@ struct SelectionTally {
         if let baseline {
             notes.append("\(baselined) baselined")
             if stale > 0 {
-                notes.append(count(stale, "baseline entry no longer occurs", "baseline entries no longer occur"))
+                notes.append(count(stale, "baselined finding no longer occurs", "baselined findings no longer occur"))
             }
             let unchecked = baseline.unchecked(linted: linted)
             if unchecked > 0 {
-                notes.append(count(unchecked, "baseline entry", "baseline entries") + " for files not linted")
+                notes.append(count(unchecked, "baselined finding", "baselined findings") + " for files not linted")
             }
         }
         return notes

@@ -154,7 +154,7 @@ extension AASACommand {
                         let match = try baseline?.match(selected.kept, path: item.path)
                         report.diagnostics = match?.new ?? selected.kept
                         (result.suppressed, result.baselined) = (selected.suppressed, match?.absorbed ?? 0)
-                        result.stale = match?.stale.count ?? 0
+                        result.stale = match?.stale.reduce(0) { $0 + $1.count } ?? 0
                         for entry in match?.stale ?? [] {
                             result.output.emit(
                                 item.path, .note,
@@ -223,8 +223,8 @@ extension AASACommand {
             var counts: [Severity: Int] = [:]
             /// The report as shown, kept only for SARIF.
             var shown: LintReport?
-            /// Findings dropped by the rule selection, accepted by the baseline, and the
-            /// baseline's entries that no longer occur.
+            /// Findings dropped by the rule selection, accepted by the baseline, and accepted
+            /// but no longer occurring.
             var suppressed = 0
             var baselined = 0
             var stale = 0
