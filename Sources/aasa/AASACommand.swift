@@ -17,7 +17,7 @@ struct AASACommand: ParsableCommand {
     /// The subcommands, in the order the help lists them.
     static let subcommandTypes: [any ParsableCommand.Type] = [
         Check.self, Lint.self, Match.self, Verify.self, Extract.self, Detect.self, Inspect.self, Sign.self,
-        Audit.self, Convert.self, Migrate.self, Diff.self,
+        Audit.self, Convert.self, Migrate.self, Diff.self, Rules.self,
     ]
 
     static let configuration = CommandConfiguration(

@@ -154,15 +154,16 @@ struct CheckCommandTests {
 
     // MARK: - JSON
 
-    @Test("--format json: {path, report: {kind, verdict, signature, items, guidance, diagnostics}}")
+    @Test("--format json: {path, suppressed, report: {kind, verdict, signature, items, guidance, diagnostics}}")
     func jsonSigned() throws {
         let file = LintFixture.exampleSigned
         let result = check([file, "--format", "json"] + Fixture.testTrust)
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.isEmpty, "\(result)")
         let root = try result.jsonObject()
-        #expect(Set(root.keys) == ["schemaVersion", "aasaVersion", "path", "report"])
+        #expect(Set(root.keys) == ["schemaVersion", "aasaVersion", "path", "report", "suppressed"])
         #expect(root["path"] as? String == file)
+        #expect(root["suppressed"] as? Int == 0)
         let report = try #require(root["report"] as? [String: Any])
         #expect(
             Set(report.keys) == ["kind", "verdict", "effect", "signature", "items", "guidance", "diagnostics"],

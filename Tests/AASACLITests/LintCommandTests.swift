@@ -403,7 +403,9 @@ struct LintCommandTests {
             #expect((driver["version"] as? String)?.isEmpty == false)
             let rules = try #require(driver["rules"] as? [[String: Any]])
             let ruleIDs = rules.compactMap { $0["id"] as? String }
-            #expect(ruleIDs == listedRuleIDs(), "driver.rules must be the --list-rules catalogue, in order")
+            #expect(
+                ruleIDs == listedRuleIDs(lintOnly: true),
+                "driver.rules must be the lint rules of --list-rules, in order")
             for rule in rules {
                 let level = (rule["defaultConfiguration"] as? [String: Any])?["level"] as? String
                 #expect(["error", "warning", "note"].contains(level ?? ""), "\(rule)")
@@ -572,13 +574,22 @@ struct LintCommandTests {
 
     // MARK: - --list-rules and usage
 
-    /// The rule IDs `aasa lint --list-rules` prints (first column).
-    private func listedRuleIDs() -> [String] {
+    /// The rule IDs `aasa lint --list-rules` prints (first column); with `lintOnly`, those of
+    /// the lint categories (third column), leaving out what only check and audit report.
+    private func listedRuleIDs(lintOnly: Bool = false) -> [String] {
         let result = lint(["--list-rules"])
-        return result.stdoutText.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }
+        return result.stdoutText.split(separator: "\n").compactMap { line -> String? in
+            let fields = line.split(separator: " ")
+            guard fields.count > 2, !lintOnly || !["signature", "effect", "hosting"].contains(fields[2]) else {
+                return nil
+            }
+            return String(fields[0])
+        }
     }
 
-    @Test("--list-rules prints every rule ID of docs/rules.md, with its severity and a summary")
+    @Test(
+        "--list-rules prints every rule ID of docs/rules.md (lint, check, audit), with severity, category, since, fix and summary"
+    )
     func listRules() throws {
         let result = lint(["--list-rules"])
         #expect(result.status == 0, "\(result)")
@@ -587,34 +598,62 @@ struct LintCommandTests {
         let ids = listedRuleIDs()
         #expect(ids.count == lines.count)
         #expect(Set(ids).count == ids.count, "duplicate rule IDs")
+        let categories = [
+            "file", "structure", "app-identifiers", "url-rules", "variables", "signature", "effect", "hosting",
+        ]
         for line in lines {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            #expect(fields.count >= 3, "\(line)")
+            #expect(fields.count >= 6, "\(line)")
+            guard fields.count >= 6 else { continue }
             #expect(["info", "deprecation", "warning", "error"].contains(String(fields[1])), "\(line)")
+            #expect(categories.contains(String(fields[2])), "\(line)")
+            #expect(["0.1.0", "0.2.0", "0.3.0"].contains(String(fields[3])), "\(line)")
+            #expect(["-", "convert", "migrate"].contains(String(fields[4])), "\(line)")
         }
 
+        // The rule sections: `## `id`` for lint rules, `### id` under check's and audit's findings.
         let docs = try String(contentsOf: CLI.repoRoot.appendingPathComponent("docs/rules.md"), encoding: .utf8)
         let documented = docs.split(separator: "\n").compactMap { line -> String? in
-            guard line.hasPrefix("## `"), line.hasSuffix("`") else { return nil }
-            return String(line.dropFirst(4).dropLast())
+            if line.hasPrefix("## `"), line.hasSuffix("`") { return String(line.dropFirst(4).dropLast()) }
+            if line.hasPrefix("### "), !line.dropFirst(4).contains(" ") { return String(line.dropFirst(4)) }
+            return nil
         }
-        #expect(documented.count >= 30, "rule headings in docs/rules.md: \(documented)")
-        #expect(ids == documented, "--list-rules and the ## headings of docs/rules.md differ")
+        #expect(documented.count >= 60, "rule headings in docs/rules.md: \(documented)")
+        #expect(ids == documented, "--list-rules and the rule headings of docs/rules.md differ")
         #expect(ids.contains("invalid-json") && ids.contains("missing-appid") && ids.contains("signed-file"))
     }
 
     @Test(
-        "--list-rules --format json: an array of every rule of RuleCatalogue.all, with id, severity, summary, guidance")
+        "--list-rules --format json: every rule of RuleRegistry.all and the hosting rules, with id, severity, category, summary, fullDescription, since, documentationURL, fix, guidance"
+    )
     func listRulesJSON() throws {
         let result = lint(["--list-rules", "--format", "json"])
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.isEmpty, "\(result)")
         let rules = try #require(
             try JSONSerialization.jsonObject(with: result.stdout) as? [[String: Any]], "\(result)")
-        #expect(rules.count == RuleCatalogue.all.count)
-        #expect(rules.map { $0["id"] as? String } == RuleCatalogue.all.map(\.id.rawValue))
+        #expect(rules.count == RuleRegistry.all.count + 15, "the registry's rules and the 15 hosting rules")
+        #expect(rules.prefix(RuleRegistry.all.count).map { $0["id"] as? String } == RuleRegistry.all.map(\.id.rawValue))
         #expect(rules.map { $0["id"] as? String } == listedRuleIDs(), "the same rules, in the order of the text")
-        for (rule, entry) in zip(rules, RuleCatalogue.all) {
+        for rule in rules.dropFirst(RuleRegistry.all.count) {
+            #expect(rule["category"] as? String == "hosting", "\(rule)")
+            #expect((rule["fullDescription"] as? String)?.isEmpty == false, "\(rule)")
+        }
+        for (rule, metadata) in zip(rules, RuleRegistry.all) {
+            #expect(rule["category"] as? String == metadata.category.rawValue, "\(rule)")
+            #expect(rule["since"] as? String == metadata.since, "\(rule)")
+            #expect(rule["fullDescription"] as? String == metadata.fullDescription, "\(rule)")
+            #expect(rule["documentationURL"] as? String == RuleRegistry.documentationBase + "#" + metadata.id.rawValue)
+            #expect(rule.keys.contains("fix"), "fix is null, not left out: \(rule)")
+            if let fix = metadata.fix {
+                let written = try #require(rule["fix"] as? [String: Any], "\(rule)")
+                #expect(written["command"] as? String == fix.command && written["summary"] as? String == fix.summary)
+            } else {
+                #expect(rule["fix"] is NSNull, "\(rule)")
+            }
+        }
+        for (rule, entry) in zip(rules, RuleCatalogue.all + RuleCatalogue.verificationRules + RuleCatalogue.effectRules)
+        {
             #expect(rule["severity"] as? String == entry.severity.rawValue, "\(rule)")
             #expect(rule["summary"] as? String == entry.summary, "\(rule)")
             #expect(rule.keys.contains("guidance"), "guidance is null, not left out: \(rule)")
@@ -634,7 +673,7 @@ struct LintCommandTests {
         let records = try lines.stdoutText.split(separator: "\n").map {
             try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
         }
-        #expect(records.map { $0["id"] as? String } == RuleCatalogue.all.map(\.id.rawValue))
+        #expect(records.map { $0["id"] as? String } == rules.map { $0["id"] as? String })
     }
 
     @Test("--list-rules --format sarif is a usage error: SARIF logs a lint run, and every such log lists the rules")

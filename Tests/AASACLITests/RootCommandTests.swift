@@ -103,10 +103,10 @@ struct RootCommandTests {
             result.stderr.hasPrefix("Error: Unknown subcommand 'verfy\\u{1B}'. Did you mean 'verify'?\n"), "\(result)")
     }
 
-    /// The twelve subcommands, in the order the help lists them.
+    /// The thirteen subcommands, in the order the help lists them.
     static let subcommands = [
         "check", "lint", "match", "verify", "extract", "detect", "inspect", "sign", "audit", "convert", "migrate",
-        "diff",
+        "diff", "rules",
     ]
 
     /// `aasa SUBCOMMAND …` is first parsed with the subcommand as argument-parser's root
@@ -115,7 +115,7 @@ struct RootCommandTests {
     @Test("SUBCOMMAND --help prints exactly what 'help SUBCOMMAND' prints, for every subcommand")
     func subcommandHelpIsTheRoots() throws {
         let listed = CLI.run(["--help"]).stdoutText
-        try #require(Self.subcommands.count == 12)
+        try #require(Self.subcommands.count == 13)
         for name in Self.subcommands {
             #expect(listed.contains("  \(name) "), "the help lists no \(name)")
             let direct = CLI.run([name, "--help"])

@@ -3,9 +3,11 @@
 /// same one after lines are added above it.
 ///
 /// It is the SHA-256 of the version tag, the rule ID, the file's path as given, the JSON path
-/// with its array indices left out, and the message; not the line, the column or the indices,
-/// which move when the file is edited elsewhere. Two findings that agree on all of these
-/// share a fingerprint, and a baseline counts them (docs/ci.md#baselines).
+/// with its array indices left out, and the message with the positions it quotes left out
+/// (`line 3, column 5` of an earlier occurrence, array indices such as `details[2]`); not the
+/// line, the column or the indices, which move when the file is edited elsewhere. Two
+/// findings that agree on all of these share a fingerprint, and a baseline counts them
+/// (docs/configuration.md#baselines).
 public struct FindingFingerprint: Hashable, Sendable, Codable, CustomStringConvertible {
     /// `v1:` and the first 32 hexadecimal digits of the digest.
     public let value: String
@@ -24,9 +26,18 @@ public struct FindingFingerprint: Hashable, Sendable, Codable, CustomStringConve
             }
         }.joined()
         // Each field is preceded by its length in bytes, so no field can run into the next.
-        let fields = [Self.version, diagnostic.rule.rawValue, path, location, diagnostic.message]
+        let fields = [
+            Self.version, diagnostic.rule.rawValue, path, location, Self.withoutPositions(diagnostic.message),
+        ]
         let bytes = fields.flatMap { field in Array("\(field.utf8.count):".utf8) + Array(field.utf8) }
         value = "\(Self.version):\(try SHA256Digest.hex(bytes).prefix(32))"
+    }
+
+    /// `message` with the positions it quotes made blank: "line 3, column 5" becomes "line _,
+    /// column _" and "details[2]" becomes "details[]", so that a finding that names where an
+    /// earlier duplicate is keeps its identity when lines are added above both.
+    static func withoutPositions(_ message: String) -> String {
+        message.replacing(/line \d+, column \d+/, with: "line _, column _").replacing(/\[\d+\]/, with: "[]")
     }
 
     public var description: String { value }

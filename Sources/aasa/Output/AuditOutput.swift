@@ -10,20 +10,28 @@ final class AuditPrinter {
     /// The domains' findings, for the formats written at the end (SARIF).
     private var reports: ReportCollector
     let failOn: Severity
+    /// The rules to report, at which severity (`--disable`, `--severity`, the configuration).
+    let selection: RuleSelection
     private let progress: ProgressBar?
     private let table = SummaryTable(columns: ["DOMAIN", "VERDICT", "FILE", "KIND", "TLS", "ERR", "WARN", "DEPR"])
     private var verdicts: [AuditVerdict: Int] = [:]
     private var rules: [String: Int] = [:]
     private(set) var domains = 0
     private(set) var failedDomains = 0
+    /// Findings of disabled rules, over every domain.
+    private(set) var suppressed = 0
     /// Domains this machine could not fetch (no file descriptor free): exit status 2.
     private(set) var notAuditedDomains = 0
     private var invalidEntries = 0
 
-    init(format: BatchFormat, reports: ReportCollector, failOn: Severity, progress: ProgressBar?) {
+    init(
+        format: BatchFormat, reports: ReportCollector, failOn: Severity, selection: RuleSelection = .everything,
+        progress: ProgressBar?
+    ) {
         self.format = format
         self.reports = reports
         self.failOn = failOn
+        self.selection = selection
         self.progress = progress
         if format == .json {
             write("{\n" + JSONStamp.around("domains", .audit, indent: "  ").before + "  \"domains\" : [")
@@ -50,7 +58,9 @@ final class AuditPrinter {
         progress?.update(done: domains, inFlight: inFlight)
     }
 
-    func domain(_ report: DomainReport) {
+    func domain(_ audited: DomainReport) {
+        let (report, dropped) = audited.selecting(selection)
+        suppressed += dropped
         domains += 1
         verdicts[report.verdict, default: 0] += 1
         for rule in Set(report.diagnostics.map(\.rule.rawValue)) { rules[rule, default: 0] += 1 }
@@ -102,6 +112,9 @@ final class AuditPrinter {
                     "\(notAuditedDomains) domain\(notAuditedDomains == 1 ? " was" : "s were") not audited: this machine ran out of file descriptors, which says nothing about \(notAuditedDomains == 1 ? "it" : "them") (exit status 2)"
                 )
             }
+            if suppressed > 0 {
+                lines.append("\(suppressed) finding\(suppressed == 1 ? "" : "s") suppressed (rule selection)")
+            }
             if failedDomains > 0 {
                 lines.append(
                     "\(failedDomains) domain\(failedDomains == 1 ? " has" : "s have") findings at or above \(failOn.rawValue) (exit status 1)"
@@ -116,7 +129,8 @@ final class AuditPrinter {
             let summary = Summary(
                 domains: domains,
                 verdicts: Dictionary(uniqueKeysWithValues: verdicts.map { ($0.key.rawValue, $0.value) }),
-                rules: rules, failOn: failOn.rawValue, failed: failedDomains, invalidEntries: invalidEntries)
+                rules: rules, failOn: failOn.rawValue, failed: failedDomains, invalidEntries: invalidEntries,
+                suppressed: suppressed)
             let object = (try? JSONOutput.encode(summary)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
             let indented = object.trimmingCharacters(in: .newlines).split(
                 separator: "\n", omittingEmptySubsequences: false
@@ -151,6 +165,8 @@ final class AuditPrinter {
         var failed: Int
         /// Entries that were not domains.
         var invalidEntries: Int
+        /// Findings of disabled rules (`--disable`, the configuration), over every domain.
+        var suppressed: Int
     }
 }
 

@@ -1,14 +1,29 @@
 import AASA
+import AASAAudit
 import Foundation
 
-/// `aasa lint --list-rules`: the rule catalogue (``RuleCatalogue/all``, in docs/rules.md's
-/// order) as text columns, a JSON array, or one JSON object per line.
+/// `aasa lint --list-rules`: every rule `aasa` knows (``RuleRegistry/all``, then the hosting
+/// rules of `audit`, in docs/rules.md's order) as text columns, a JSON array, or one JSON
+/// object per line.
 enum RuleList {
+    /// Every rule, with its metadata: the lint rules, the findings `check` and `audit` add,
+    /// the hosting rules.
+    static let rules: [RuleMetadata] = RuleRegistry.all + HostingRules.metadata
+
+    /// Every rule ID that `--disable`, `--enable`, `--severity` and a configuration may name.
+    static let knownRuleIDs: [RuleID] = rules.map(\.id)
+
     /// One rule, as `--list-rules --format json` writes it (docs/cli.md#lint---list-rules---format-json).
     struct Record: Encodable {
         var id: String
         var severity: String
+        var category: String
         var summary: String
+        var fullDescription: String
+        var since: String
+        var documentationURL: String
+        /// The command that fixes the rule's findings; null for none.
+        var fix: RuleFix?
         /// What `check` and `audit` tell about a finding of the rule; null for their generic words.
         var guidance: Guidance?
 
@@ -28,33 +43,48 @@ enum RuleList {
             }
         }
 
-        init(_ entry: RuleCatalogue.Entry) {
-            id = entry.id.rawValue
-            severity = entry.severity.rawValue
-            summary = entry.summary
-            guidance = entry.guidance.map {
+        init(_ rule: RuleMetadata) {
+            id = rule.id.rawValue
+            severity = rule.severity.rawValue
+            category = rule.category.rawValue
+            summary = rule.summary
+            fullDescription = rule.fullDescription
+            since = rule.since
+            documentationURL = rule.documentationURL
+            fix = rule.fix
+            guidance = RuleCatalogue.guidance(for: rule.id).map {
                 Guidance(title: $0.title, neededBy: $0.neededBy, nextStep: $0.nextStep)
             }
         }
 
-        enum CodingKeys: String, CodingKey { case id, severity, summary, guidance }
+        enum CodingKeys: String, CodingKey {
+            case id, severity, category, summary, fullDescription, since, documentationURL, fix, guidance
+        }
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(id, forKey: .id)
             try container.encode(severity, forKey: .severity)
+            try container.encode(category, forKey: .category)
             try container.encode(summary, forKey: .summary)
+            try container.encode(fullDescription, forKey: .fullDescription)
+            try container.encode(since, forKey: .since)
+            try container.encode(documentationURL, forKey: .documentationURL)
+            try container.encode(fix, forKey: .fix)  // explicit null
             try container.encode(guidance, forKey: .guidance)  // explicit null
         }
     }
 
-    static var records: [Record] { RuleCatalogue.all.map(Record.init) }
+    static var records: [Record] { rules.map(Record.init) }
 
-    /// Three columns per rule: ID, severity, summary.
+    /// Columns per rule: ID, severity, category, since, the fixing command (`-` for none), summary.
     static var textLines: [String] {
-        RuleCatalogue.all.map { entry in
-            entry.id.rawValue.padding(toLength: 30, withPad: " ", startingAt: 0) + " "
-                + entry.severity.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0) + " " + entry.summary
+        rules.map { rule in
+            [
+                (rule.id.rawValue, 30), (rule.severity.rawValue, 12), (rule.category.rawValue, 16), (rule.since, 6),
+                (rule.fix?.command ?? "-", 8),
+            ].map { text, width in text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0) + " " }
+                .joined() + rule.summary
         }
     }
 

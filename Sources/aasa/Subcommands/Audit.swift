@@ -49,6 +49,9 @@ extension AASACommand {
         @OptionGroup
         var failOn: FailOnOption
 
+        @OptionGroup(title: "Rules")
+        var rules: RuleSelectionOptions
+
         @Option(help: ArgumentHelp("Domains audited at once (default 16).", valueName: "n"))
         var concurrency = 16
 
@@ -153,6 +156,8 @@ extension AASACommand {
         func run() throws {
             var auditor: Auditor?
             var source: DomainSource?
+            var resolved = RuleSelectionOptions.Resolved()
+            try reportingFailures(path: "audit") { resolved = try rules.resolve() }
             try reportingFailures(path: domainsFile ?? "-") {
                 let configuration = AuditConfiguration(
                     trust: try anchors.trustConfiguration(),
@@ -174,11 +179,12 @@ extension AASACommand {
 
             let total = DomainSource.count(arguments: domains, file: domainsFile)
             let showProgress = progress ?? (isatty(STDERR_FILENO) == 1)
+            let threshold = failOn.level ?? resolved.config?.failOn ?? .error
             let printer = AuditPrinter(
                 format: format.value,
-                reports: ReportCollector(
-                    format.value, scope: .audit, rules: report, failOn: failOn.threshold),
-                failOn: failOn.threshold, progress: showProgress ? ProgressBar(total: total) : nil)
+                reports: ReportCollector(format.value, scope: .audit, rules: report, failOn: threshold),
+                failOn: threshold, selection: resolved.selection,
+                progress: showProgress ? ProgressBar(total: total) : nil)
             // The descriptors this run may open decide how many domains can be in flight: a
             // local limit, never a verdict on the domains (issue #15).
             let allowed = DescriptorLimit.auditConcurrency(allowedBy: DescriptorLimit.current)  // raised at start

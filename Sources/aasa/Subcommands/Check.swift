@@ -37,15 +37,23 @@ extension AASACommand {
         @OptionGroup(title: "Reports")
         var report: ReportOptions
 
+        @OptionGroup(title: "Rules")
+        var rules: RuleSelectionOptions
+
         @OptionGroup(title: "Limits")
         var limits: LimitOptions
 
         struct Document: Encodable {
             var path: String
             var report: DeprecationReport
+            /// Findings of rules that --disable or the configuration turned off.
+            var suppressed: Int
         }
 
         func run() throws {
+            var resolved = RuleSelectionOptions.Resolved()
+            try reportingFailures(path: "check") { resolved = try rules.resolve() }
+            let threshold = failOn.level ?? resolved.config?.failOn ?? .error
             try reportingFailures(path: file) {
                 let limits = self.limits.values
                 let data = try limits.read(file)
@@ -54,17 +62,18 @@ extension AASACommand {
                 let verification =
                     lint.kind.isSigned
                     ? try trust.makeVerifier(limits: limits.library).verify(aasaFile.detection) : nil
-                let report = DeprecationReport(lint: lint, verification: verification)
+                let (report, suppressed) = DeprecationReport(lint: lint, verification: verification)
+                    .selecting(resolved.selection)
                 switch format.value {
-                case .json, .jsonl: try JSONOutput.print(Document(path: file, report: report), stamped: .check)
-                case .text: StandardStreams.out(lines: text(report))
+                case .json, .jsonl:
+                    try JSONOutput.print(Document(path: file, report: report, suppressed: suppressed), stamped: .check)
+                case .text: StandardStreams.out(lines: text(report, suppressed: suppressed))
                 case .sarif, .gitlab, .markdown, .junit:
-                    var reports = ReportCollector(
-                        format.value, scope: .check, rules: self.report, failOn: failOn.threshold)
+                    var reports = ReportCollector(format.value, scope: .check, rules: self.report, failOn: threshold)
                     reports.add(ReportSubject(path: file, lint: lint, diagnostics: report.diagnostics))
                     try reports.finish()
                 }
-                if report.diagnostics.contains(where: { failOn.fails($0.severity) }) { throw ExitStatus.checkFailed }
+                if report.diagnostics.contains(where: { $0.severity >= threshold }) { throw ExitStatus.checkFailed }
             }
         }
 
@@ -84,7 +93,7 @@ extension AASACommand {
             return step.replacingOccurrences(of: " FILE", with: " " + ShellWord.quoted(file))
         }
 
-        private func text(_ report: DeprecationReport) -> [String] {
+        private func text(_ report: DeprecationReport, suppressed: Int) -> [String] {
             // The headline says what the file does (DocumentEffect), then what the verdict means.
             let (verdict, meaning): (String, String)
             switch report.verdict {
@@ -168,7 +177,8 @@ extension AASACommand {
                 return "\(count) \(severity == .info || count == 1 ? severity.rawValue : severity.rawValue + "s")"
             }.joined(separator: ", ")
             lines.append("")
-            lines.append("Findings: \(summary) (all of them: aasa lint \(file == "-" ? "-" : file))")
+            let dropped = suppressed == 0 ? "" : "; \(suppressed) suppressed (rule selection)"
+            lines.append("Findings: \(summary)\(dropped) (all of them: aasa lint \(file == "-" ? "-" : file))")
             return lines
         }
     }

@@ -46,11 +46,19 @@ extension AASACommand {
 
         @Flag(
             name: .customLong("list-rules"),
-            help: "List every rule ID with its severity and summary and exit (--format text, json or jsonl).")
+            help:
+                "List every rule with its severity, category, version, fixing command and summary, and exit (--format text, json or jsonl)."
+        )
         var listRules = false
 
         @OptionGroup(title: "Reports")
         var report: ReportOptions
+
+        @OptionGroup(title: "Rules")
+        var rules: RuleSelectionOptions
+
+        @OptionGroup(title: "Baseline")
+        var baselineOptions: BaselineOptions
 
         @OptionGroup(title: "Batch")
         var batch: BatchOptions
@@ -78,21 +86,37 @@ extension AASACommand {
             var kind: String
             /// In the shared JSON form of a finding (``Diagnostic/encode(to:url:)``).
             var diagnostics: [Diagnostic]
+            /// Findings of rules that --disable or the configuration turned off.
+            var suppressed: Int
+            /// Findings the baseline accepts (left out of diagnostics).
+            var baselined: Int
+            /// The baseline's entries for this file that no longer occur.
+            var staleBaseline: [Baseline.Entry]
         }
 
         func run() throws {
             if listRules { return try RuleList.print(format.value) }
+            var resolved = RuleSelectionOptions.Resolved()
+            var accepted: Baseline?
+            try reportingFailures(path: "lint") {
+                resolved = try rules.resolve()
+                if let path = baselineOptions.baseline ?? resolved.config?.baseline {
+                    accepted = try BaselineOptions.read(path)
+                }
+            }
+            let (selection, writeBaseline, baseline) = (resolved.selection, baselineOptions.writeBaseline, accepted)
             let expansion = batch.expand(files, what: "lint")
             var frontend = BatchFrontend("lint", expansion)
             let items = expansion.items
             var failed = false
             let (format, minSeverity, threshold, limits) = (
-                format.value, minSeverity, failureThreshold, self.limits.values
+                format.value, minSeverity, failureThreshold(config: resolved.config), self.limits.values
             )
             // SARIF and the other reports are one document, written at the end.
             var reports = ReportCollector(format, scope: .lint, rules: report, failOn: threshold)
             expansion.failures.forEach { reports.unreadable($0) }
             let collects = reports.collects
+            var tally = SelectionTally()
             var counts: [Severity: Int] = [:]
             let records = frontend.startOutput(format, .lint, single: false, layout: .member("files"))
             frontend.run(
@@ -109,20 +133,34 @@ extension AASACommand {
                             result.output.outcome = "skipped"
                             return result
                         }
-                        let report = Linter.lint(file, size: data.count, options: LintOptions(limits: limits.library))
+                        var report = Linter.lint(file, size: data.count, options: LintOptions(limits: limits.library))
+                        let selected = selection.apply(report.diagnostics)
+                        if writeBaseline != nil { result.findings = selected.kept }
+                        let match = try baseline?.match(selected.kept, path: item.path)
+                        report.diagnostics = match?.new ?? selected.kept
+                        (result.suppressed, result.baselined) = (selected.suppressed, match?.absorbed ?? 0)
+                        result.stale = match?.stale.reduce(0) { $0 + $1.count } ?? 0
+                        for entry in match?.stale ?? [] {
+                            result.output.emit(
+                                item.path, .note,
+                                "baseline entry no longer occurs" + (entry.count > 1 ? " (\(entry.count) times)" : "")
+                                    + ": \(entry.message)", code: entry.rule.rawValue)
+                        }
                         var shown = report
                         shown.diagnostics = report.diagnostics(atLeast: minSeverity)
                         result.output.write(
                             try records.render(
                                 FileReport(
                                     path: item.path, kind: shown.kind.rawValue,
-                                    diagnostics: shown.diagnostics),
+                                    diagnostics: shown.diagnostics,
+                                    suppressed: selected.suppressed, baselined: match?.absorbed ?? 0,
+                                    staleBaseline: match?.stale ?? []),
                                 text: shown.diagnostics.map { Self.text($0, path: item.path) }))
                         if collects {
                             result.subject = ReportSubject(
                                 path: item.path, lint: report, diagnostics: shown.diagnostics)
                         }
-                        // The verdict uses every finding, whatever --min-severity shows.
+                        // The verdict uses every new finding, whatever --min-severity shows.
                         result.failed = Self.fails(report, at: threshold)
                         for diagnostic in report.diagnostics { result.counts[diagnostic.severity, default: 0] += 1 }
                         result.output.outcome = "linted"
@@ -131,7 +169,7 @@ extension AASACommand {
                     }
                     return result
                 },
-                then: { _, result, _ in
+                then: { index, result, _ in
                     if result.output.outcome == "unreadable", let failure = result.output.failure {
                         reports.unreadable(failure)
                     }
@@ -139,20 +177,33 @@ extension AASACommand {
                     if result.failed { failed = true }
                     for (severity, count) in result.counts { counts[severity, default: 0] += count }
                     if let subject = result.subject { reports.add(subject) }
+                    tally.add(result, path: items[index].path)
                 })
             frontend.finishOutput()
             try reports.finish()
             if format == .text {
                 let skipped = frontend.tally.count("skipped")
-                let notes = [
-                    skipped == 0 ? nil : "\(BatchTally.files(skipped)) skipped (not AASA files)", frontend.leftOutNote,
-                ].compactMap { $0 }
+                let notes =
+                    [
+                        skipped == 0 ? nil : "\(BatchTally.files(skipped)) skipped (not AASA files)",
+                        frontend.leftOutNote,
+                    ].compactMap { $0 } + tally.notes(baseline: baseline)
                 Self.summary(
                     counts, files: frontend.tally.count("linted"), shownFrom: minSeverity,
                     leftOut: notes.isEmpty ? nil : notes.joined(separator: "; "))
             }
             // Any file that could not be read (or output that could not be written) is status 2, whatever it said.
-            if frontend.tally.count("unreadable") > 0 || frontend.printer.stdoutFailed { throw ExitStatus.badInput }
+            let unreadable = frontend.tally.count("unreadable") > 0
+            if let writeBaseline {
+                try reportingFailures(path: writeBaseline) {
+                    // A baseline of some of the files would accept too little: none is written.
+                    guard !unreadable else {
+                        throw CLIFailure(writeBaseline, "baseline not written: some files could not be linted")
+                    }
+                    try BaselineOptions.write(try Baseline(findings: tally.findings), to: writeBaseline)
+                }
+            }
+            if unreadable || frontend.printer.stdoutFailed { throw ExitStatus.badInput }
             if failed { throw ExitStatus.checkFailed }
         }
 
@@ -163,11 +214,21 @@ extension AASACommand {
             var counts: [Severity: Int] = [:]
             /// The findings as shown, kept only for the end-of-run reports (SARIF).
             var subject: ReportSubject?
+            /// Findings dropped by the rule selection, accepted by the baseline, and accepted
+            /// but no longer occurring.
+            var suppressed = 0
+            var baselined = 0
+            var stale = 0
+            /// Every finding after the rule selection, kept only for --write-baseline.
+            var findings: [Diagnostic] = []
         }
 
-        /// The severity at or above which a finding fails: `warning` with --strict, else --fail-on
-        /// (`error` by default). The two are never both given (``validate()``).
-        var failureThreshold: Severity { strict ? .warning : failOn.threshold }
+        /// The severity at or above which a finding fails: `warning` with --strict, else --fail-on,
+        /// else the configuration's `failOn` (`error` by default). --strict and --fail-on are
+        /// never both given (``validate()``).
+        func failureThreshold(config: ProjectConfig?) -> Severity {
+            strict ? .warning : failOn.level ?? config?.failOn ?? .error
+        }
 
         static func fails(_ report: LintReport, at threshold: Severity) -> Bool {
             guard let highest = report.highestSeverity else { return false }
