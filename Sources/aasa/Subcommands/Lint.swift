@@ -56,7 +56,8 @@ extension AASACommand {
         var limits: LimitOptions
 
         func validate() throws {
-            if files.isEmpty && !listRules {
+            try batch.refuseListOnStandardInput(files)
+            if !batch.hasInputs(files) && !listRules {
                 throw ValidationError("give at least one file to lint ('-' for standard input), or --list-rules")
             }
             if listRules && format.value == .sarif {
@@ -99,9 +100,8 @@ extension AASACommand {
 
         func run() throws {
             if listRules { return try RuleList.print(format.value) }
-            let expansion = batch.expand(files, what: "lint")
+            let expansion = batch.expand(files, what: "lint", streaming: true)
             var frontend = BatchFrontend("lint", expansion)
-            let items = expansion.items
             var failed = false
             let (format, minSeverity, threshold, limits) = (
                 format.value, minSeverity, failureThreshold, self.limits.values
@@ -111,7 +111,7 @@ extension AASACommand {
             var counts: [Severity: Int] = [:]
             let records = frontend.startOutput(format, single: false, layout: .member("files"))
             frontend.run(
-                items, threads: batch.workerCount, output: \.output,
+                threads: batch.workerCount, output: \.output,
                 work: { item -> FileResult in
                     var result = FileResult()
                     do {
@@ -143,11 +143,11 @@ extension AASACommand {
                     }
                     return result
                 },
-                then: { index, result, _ in
+                then: { item, result, _ in
                     guard result.output.outcome == "linted" else { return }
                     if result.failed { failed = true }
                     for (severity, count) in result.counts { counts[severity, default: 0] += count }
-                    if let shown = result.shown { sarifFiles.append((items[index].path, shown)) }
+                    if let shown = result.shown { sarifFiles.append((item.path, shown)) }
                 })
             frontend.finishOutput()
             if format == .sarif { try JSONOutput.print(SARIFLog(files: sarifFiles, version: AASAVersion.current)) }

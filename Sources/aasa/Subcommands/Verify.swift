@@ -42,16 +42,17 @@ extension AASACommand {
         var limits: LimitOptions
 
         func validate() throws {
-            if files.isEmpty {
+            if !batch.hasInputs(files) {
                 throw ValidationError("give a signed file to verify ('-' for standard input), several, or a directory")
             }
             if files.filter({ $0 == "-" }).count > 1 {
                 throw ValidationError("standard input ('-') can be read only once")
             }
+            try batch.refuseListOnStandardInput(files)
         }
 
         func run() throws {
-            if BatchOptions.isBatch(files) {
+            if batch.isBatch(files) {
                 try runBatch()
             } else {
                 try runSingle(files[0])
@@ -80,11 +81,11 @@ extension AASACommand {
         private func runBatch() throws {
             var verifier: Verifier?
             let limits = self.limits.values
-            try reportingFailures(path: files[0]) {
+            try reportingFailures(path: batch.firstInput(files)) {
                 verifier = try trust.makeVerifier(limits: limits.library).forBatch()
             }
             guard let verifier else { throw ExitStatus.badInput }
-            let expansion = batch.expand(files, what: "verify")
+            let expansion = batch.expand(files, what: "verify", streaming: true)
             var frontend = BatchFrontend("verify", expansion)
             let records = frontend.startOutput(format.value, single: false, layout: .document)
             frontend.run(threads: batch.workerCount) { item in
