@@ -386,8 +386,9 @@ do {
         } ?? "unknown"
     let cores = ProcessInfo.processInfo.activeProcessorCount
     say("\(cores) cores (\(cpu)), load average \(load.map { String(format: "%.2f", $0) }.joined(separator: " "))")
-    say("openssl speed (\(options.quick ? 1 : 3) s per algorithm)…")
-    let hardware = try Hardware.measure(seconds: options.quick || options.startUpOnly ? 1 : 3)
+    let speedSeconds = options.quick || options.startUpOnly || options.argumentsOnly ? 1 : 3
+    say("openssl speed (\(speedSeconds) s per algorithm)…")
+    let hardware = try Hardware.measure(seconds: speedSeconds)
     say(
         "openssl speed: RSA-2048 \(Int(hardware.rsa2048SignPerSecond)) sign/s, \(Int(hardware.rsa2048VerifyPerSecond)) verify/s; P-256 \(Int(hardware.p256SignPerSecond)) sign/s, \(Int(hardware.p256VerifyPerSecond)) verify/s; SHA-256 \(Int(hardware.sha256BytesPerSecond / 1e6)) MB/s"
     )
@@ -412,8 +413,11 @@ do {
         try benchmark.singleFiles(
             one: repository.appendingPathComponent("examples/apple-app-site-association.p7m").path, largeJSON: nil,
             rounds: 60)
+    } else if options.argumentsOnly {
+        try benchmark.argumentHandling(names: 10_000, rounds: 20)
     } else {
         try benchmark.run()
+        try benchmark.argumentHandling(names: 10_000, rounds: options.quick ? 5 : 20)
     }
     getloadavg(&load, 3)
     benchmark.report.machine["loadAverageAtEnd"] = load.map { String(format: "%.2f", $0) }.joined(separator: " ")
