@@ -80,8 +80,8 @@ struct Benchmark {
         // for seconds at a time, the fastest run of each side is the least disturbed one.
         var bestSpeed = 0.0, bestMulti = 0.0, bestOne = 0.0, bestMany = 0.0
         let roundFiles = options.quick ? small : 2_000
-        // A directory (hard links to the first documents), not a list of paths: argument-parser
-        // takes time quadratic in the number of path arguments (docs/performance.md).
+        // A directory (hard links to the first documents), not a list of paths: what was measured
+        // before names on the command line were cheap (docs/performance.md, "Many file names").
         let roundInput = path("json-rounds")
         try FileManager.default.createDirectory(atPath: roundInput, withIntermediateDirectories: true)
         for index in 1...roundFiles {
