@@ -121,7 +121,7 @@ struct BatchOptions: ParsableArguments {
         var expanded = ExpandedInput()
         guard isDirectory(input) else {
             expanded.items.append(
-                BatchInput(path: input, relative: (input as NSString).lastPathComponent, explicit: true))
+                BatchInput(path: input, relative: BatchInput.ownName(input), explicit: true))
             return expanded
         }
         do {
