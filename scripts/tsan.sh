@@ -7,8 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh nginx
-echo "== ThreadSanitizer: swift test --sanitize=thread (batch, chain cache, audit)" >&2
+echo "== ThreadSanitizer: swift test --sanitize=thread (batch, file lists, chain cache, audit)" >&2
 TSAN_OPTIONS="halt_on_error=1:exitcode=66:second_deadlock_stack=1" \
     scripts/swift-test.sh --scratch-path .build-tsan --sanitize=thread \
-    --filter 'BatchCommandTests|ChainCacheTests|AASAAuditTests'
+    --filter 'BatchCommandTests|FilesFromTests|ChainCacheTests|AASAAuditTests'
 echo "tsan: ThreadSanitizer clean" >&2

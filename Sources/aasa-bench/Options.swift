@@ -9,6 +9,7 @@ struct Options {
     var build = true
     var scratch: String?
     var startUpOnly = false
+    var argumentsOnly = false
 
     static let usage = """
         usage: aasa-bench [--quick] [--aasa PATH] [--output FILE] [--scratch DIR] [--keep] [--no-build]
@@ -21,6 +22,8 @@ struct Options {
           --keep         keep the generated inputs (their directory is printed)
           --no-build     do not build aasa first
           --startup      only the single-file, whole-process figures (start-up; 60 rounds)
+          --arguments    only the time before the first file is read with 10,000 file names,
+                         on the command line and through --files-from - --null (20 rounds)
         """
 
     init(_ arguments: [String]) {
@@ -31,6 +34,7 @@ struct Options {
             case "--keep": keep = true
             case "--no-build": build = false
             case "--startup": startUpOnly = true
+            case "--arguments": argumentsOnly = true
             case "--aasa": aasa = rest.popFirst()
             case "--output": output = rest.popFirst() ?? output
             case "--scratch": scratch = rest.popFirst()

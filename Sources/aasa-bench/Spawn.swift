@@ -22,10 +22,27 @@ enum Spawn {
         _ arguments: [String], stdout: String = "/dev/null", stderr: String = "/dev/null",
         environment: [String: String] = [:]
     ) throws -> Run {
+        let started = try start(arguments, stdout: stdout, stderr: stderr, environment: environment)
+        return try finish(started)
+    }
+
+    /// A process started and not yet waited for.
+    struct Started {
+        var pid: pid_t
+        /// When it was started (``Stats/now()``).
+        var at: Double
+    }
+
+    /// Starts `arguments[0]` as ``run(_:stdout:stderr:environment:)`` does, with standard
+    /// input from the file `stdin`; ``finish(_:)`` waits for it.
+    static func start(
+        _ arguments: [String], stdin: String = "/dev/null", stdout: String = "/dev/null",
+        stderr: String = "/dev/null", environment: [String: String] = [:]
+    ) throws -> Started {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         let argv = arguments.map { strdup($0) } + [nil]
@@ -37,7 +54,7 @@ enum Spawn {
         }
         defer { for pointer in envp { free(pointer) } }
         var pid: pid_t = 0
-        let start = DispatchTime.now().uptimeNanoseconds
+        let at = Stats.now()
         let status =
             envp.isEmpty
             ? posix_spawnp(&pid, arguments[0], &actions, nil, argv, environ)
@@ -45,12 +62,17 @@ enum Spawn {
         guard status == 0 else {
             throw Failure(description: "cannot run \(arguments[0]): \(String(cString: strerror(status)))")
         }
+        return Started(pid: pid, at: at)
+    }
+
+    /// Waits for a started process: its status, its time since it was started, its peak.
+    static func finish(_ started: Started) throws -> Run {
         var waitStatus: Int32 = 0
         var usage = rusage()
-        while wait4(pid, &waitStatus, 0, &usage) < 0 {
+        while wait4(started.pid, &waitStatus, 0, &usage) < 0 {
             guard errno == EINTR else { throw Failure(description: "wait4: \(String(cString: strerror(errno)))") }
         }
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let seconds = Stats.now() - started.at
         let exited = (waitStatus & 0x7F) == 0
         return Run(
             status: exited ? (waitStatus >> 8) & 0xFF : 128 + (waitStatus & 0x7F), seconds: seconds,

@@ -58,10 +58,17 @@ struct AASACommand: ParsableCommand {
     /// (docs/performance.md). The subcommand's `_superCommandName` (argument-parser's own
     /// setting for commands installed under a common name) makes it skip that probe; a
     /// request for completions then fails this parse and reaches the root, which answers it.
+    ///
+    /// A batch command's runs of file names are collapsed first (``ArgumentRuns``): its
+    /// parse would otherwise cost time quadratic in their number.
     static func parsedDirectly(_ arguments: ArraySlice<String>) -> (any ParsableCommand)? {
         guard let word = arguments.first,
-            let subcommand = subcommandTypes.first(where: { $0.configuration.commandName == word }),
-            let command = try? subcommand.parseAsRoot(Array(arguments.dropFirst())),
+            let subcommand = subcommandTypes.first(where: { $0.configuration.commandName == word })
+        else { return nil }
+        if let batchCommand = subcommand as? any ManyInputsCommand.Type {
+            return ArgumentRuns.parse(batchCommand, Array(arguments.dropFirst()))
+        }
+        guard let command = try? subcommand.parseAsRoot(Array(arguments.dropFirst())),
             type(of: command) == subcommand
         else { return nil }
         return command

@@ -6,33 +6,53 @@ import Foundation
 /// output in input order (``BatchPrinter``) with the progress line, keeps the JSON array's
 /// brackets and separators, counts outcomes (``BatchTally``), prints the summary line and
 /// exits with the worst status. A command supplies only the per-file work and its wording.
+///
+/// The files of a `--files-from` list (``BatchExpansion/list``) come after the command line's
+/// and are read as the workers take them; an entry of it that names no file is reported in
+/// its place, between the files' outputs. The progress line then has no total (the list's
+/// length is not known before its end).
 struct BatchFrontend {
     /// The command's name, for the summary line (`verify: …`).
     let command: String
-    /// The files the inputs named.
+    /// The files the command line named.
     let items: [BatchInput]
+    /// The `--files-from` list still to read.
+    private let list: ListedInputs?
     /// The worst status so far (the batch exits with it).
     private(set) var worst = ExitStatus.success
     /// The outcomes so far, in the order first seen.
     private(set) var tally = BatchTally()
+    /// How many files were handed to the work so far.
+    private(set) var filesTaken = 0
     let printer: BatchPrinter
     /// Set when the outputs are elements of one JSON array.
     private var array: JSONArrayStream?
-    /// "N files left out by --include", for the summary.
-    let leftOutNote: String?
+    /// How an input that could not be expanded is counted (nil: not counted).
+    private let failureOutcome: String?
+    private let expansionLeftOut: Int
 
     /// Reports each failure of `expansion` (inputs that could not be expanded), counting it as
     /// `failureOutcome` when one is given.
     init(_ command: String, _ expansion: BatchExpansion, failureOutcome: String? = "unreadable") {
         self.command = command
         self.items = expansion.items
-        self.leftOutNote = expansion.leftOutNote
+        self.list = expansion.list
+        self.failureOutcome = failureOutcome
+        expansionLeftOut = expansion.leftOut
         for failure in expansion.failures {
             Diagnostics.emit(failure.path, .error, failure.message)
             worst = ExitStatus.worst(worst, failure.status)
             if let failureOutcome { tally.add(failureOutcome) }
         }
-        printer = BatchPrinter(total: expansion.items.count)
+        printer = BatchPrinter(total: expansion.list == nil ? expansion.items.count : nil)
+    }
+
+    /// "3 files left out by --include", or nil when none was.
+    var leftOutNote: String? {
+        var expansion = BatchExpansion()
+        expansion.leftOut = expansionLeftOut
+        expansion.list = list
+        return expansion.leftOutNote
     }
 
     /// Starts the output in `format`, of `kind` (the records' stamp): for `json` in a batch,
@@ -50,7 +70,8 @@ struct BatchFrontend {
 
     /// Runs `work` on each of `jobs` (one per item, in item order) and prints its output: in
     /// input order, whatever the number of threads. An output whose outcome is "unreadable" or
-    /// "skipped" is no element of the JSON array.
+    /// "skipped" is no element of the JSON array. For the commands that need every file first:
+    /// the expansion holds no list still to read.
     mutating func run<Job: Sendable>(_ jobs: [Job], threads: Int, work: @escaping @Sendable (Job) -> BatchOutput) {
         run(jobs, threads: threads, output: { $0 }, work: work, then: { _, _, _ in })
     }
@@ -62,17 +83,69 @@ struct BatchFrontend {
         _ jobs: [Job], threads: Int, output: (Result) -> BatchOutput,
         work: @escaping @Sendable (Job) -> Result, then handle: (_ index: Int, Result, _ printed: Bool) -> Void
     ) {
+        precondition(list == nil, "a --files-from list is read whole (expand(streaming: false)) for jobs of its own")
         BatchRunner.run(
             jobs, jobs: threads, work: work,
             deliver: { index, result in
+                filesTaken += 1
                 let printed = deliver(output(result), path: items[index].path, index: index)
                 handle(index, result, printed)
             })
     }
 
-    /// Runs `work` on every item.
+    /// Runs `work` on every item: the command line's, then the `--files-from` list's as it is
+    /// read.
     mutating func run(threads: Int, work: @escaping @Sendable (BatchInput) -> BatchOutput) {
-        run(items, threads: threads, work: work)
+        run(threads: threads, output: { $0 }, work: work, then: { _, _, _ in })
+    }
+
+    /// As ``run(threads:work:)`` for work that gives more than its output: `then` gets each
+    /// file and its whole result on the calling thread, in input order, after its output is
+    /// printed, with whether standard output took it; `failed` gets each entry of a
+    /// `--files-from` list that names no file aasa can take, after it is reported.
+    mutating func run<Result: Sendable>(
+        threads: Int, output: (Result) -> BatchOutput, work: @escaping @Sendable (BatchInput) -> Result,
+        then handle: (BatchInput, Result, _ printed: Bool) -> Void, failed: (CLIFailure) -> Void = { _ in }
+    ) {
+        var commandLine = items.makeIterator()
+        let list = self.list
+        BatchRunner.run(
+            next: { commandLine.next().map(BatchItem.file) ?? list?.next() },
+            expected: list == nil ? items.count : nil, jobs: threads,
+            work: { item -> Taken<Result> in
+                switch item {
+                case .file(let input): .file(input, work(input))
+                case .failure(let failure): .failure(failure)
+                }
+            },
+            deliver: { index, taken in
+                switch taken {
+                case .file(let input, let result):
+                    filesTaken += 1
+                    let printed = deliver(output(result), path: input.path, index: index)
+                    handle(input, result, printed)
+                case .failure(let failure):
+                    reportInPlace(failure, index: index)
+                    failed(failure)
+                }
+            })
+    }
+
+    /// What became of one item of a streamed batch.
+    private enum Taken<Result: Sendable>: Sendable {
+        case file(BatchInput, Result)
+        case failure(CLIFailure)
+    }
+
+    /// Reports an input that could not be expanded, between the files' outputs, and counts it
+    /// as ``failureOutcome``.
+    private mutating func reportInPlace(_ failure: CLIFailure, index: Int) {
+        printer.progress?.update(done: index + 1, path: failure.path)
+        var output = BatchOutput()
+        output.fail(failure)
+        printer.print(output)
+        worst = ExitStatus.worst(worst, failure.status)
+        if let failureOutcome { tally.add(failureOutcome) }
     }
 
     /// Outcomes whose file has no element in a JSON array: nothing to describe.
@@ -97,9 +170,10 @@ struct BatchFrontend {
     }
 
     /// Prints `COMMAND: PARTS` on standard error, with the files `--include` left out, unless
-    /// no file was found at all (an empty directory: its error says it all).
+    /// no file was found at all (an empty directory, a list that cannot be read: its error
+    /// says it all).
     func summarize(_ parts: [String]) {
-        guard !items.isEmpty else { return }
+        guard filesTaken > 0 else { return }
         BatchTally.printSummary(command, parts + [leftOutNote ?? ""])
     }
 

@@ -12,7 +12,8 @@ final class BatchPrinter {
     private var pending = Data()
     private var lastFlush = DispatchTime.now().uptimeNanoseconds
 
-    init(total: Int) {
+    /// `total`: the number of files, nil when it is not known before the end.
+    init(total: Int?) {
         progress = ProgressBar.forFiles(total)
     }
 

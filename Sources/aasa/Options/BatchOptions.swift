@@ -22,12 +22,27 @@ struct BatchOptions: ParsableArguments {
         help: "In directories, take only the files directly inside, not those in subdirectories.")
     var noRecurse = false
 
+    @Option(
+        name: .customLong("files-from"),
+        help: ArgumentHelp(
+            "Also take the files (or directories) named in this list, one per line ('-' for standard input), after those on the command line.",
+            valueName: "list"))
+    var filesFrom: String?
+
+    @Flag(
+        name: .customLong("null"),
+        help: "The --files-from list separates names with NUL bytes, not newlines (find -print0, git ls-files -z).")
+    var null = false
+
     /// More workers than this only add contention.
     static let maximumJobs = 256
 
     func validate() throws {
         if let jobs, jobs < 1 || jobs > Self.maximumJobs {
             throw ValidationError("--jobs must be between 1 and \(Self.maximumJobs)")
+        }
+        if null && filesFrom == nil {
+            throw ValidationError("--null says how the --files-from list is separated: give --files-from LIST with it")
         }
         for glob in include where glob.isEmpty || glob.contains("/") {
             throw ValidationError("--include '\(glob)' must be a file-name pattern without '/', such as '*.p7m'")
@@ -42,38 +57,93 @@ struct BatchOptions: ParsableArguments {
         inputs.count > 1 || inputs.contains(where: isDirectory)
     }
 
+    /// Whether these inputs, with the `--files-from` list, make a batch: a list always does,
+    /// whatever it holds (its names are not known before the work starts).
+    func isBatch(_ inputs: [String]) -> Bool {
+        filesFrom != nil || Self.isBatch(inputs)
+    }
+
+    /// Whether any input was given: a name on the command line or a `--files-from` list.
+    func hasInputs(_ inputs: [String]) -> Bool {
+        !inputs.isEmpty || filesFrom != nil
+    }
+
+    /// The first input, for messages about the batch as a whole (a trust store that cannot be
+    /// loaded): the first name on the command line, else the list.
+    func firstInput(_ inputs: [String]) -> String {
+        inputs.first ?? filesFrom ?? "-"
+    }
+
+    /// Refuses "-" among the inputs when the `--files-from` list is standard input.
+    func refuseListOnStandardInput(_ inputs: [String]) throws {
+        if filesFrom == "-" && inputs.contains("-") {
+            throw ValidationError("standard input ('-') can be read only once: here it is the --files-from list")
+        }
+    }
+
     /// The files the inputs name: each file as given, each directory's regular files (sorted,
-    /// filtered by ``include``, recursing unless ``noRecurse``). A directory that cannot be read
-    /// or (when `emptyIsFailure`) holds no file to take is reported in `failures`.
-    func expand(_ inputs: [String], what: String, emptyIsFailure: Bool = true) -> BatchExpansion {
+    /// filtered by ``include``, recursing unless ``noRecurse``), then those the `--files-from`
+    /// list names, the same way. A directory that cannot be read or (when `emptyIsFailure`)
+    /// holds no file to take, and an entry of the list that names no file, are reported in
+    /// `failures`.
+    ///
+    /// With `streaming`, the list is not read here: the batch reads it as its workers take
+    /// files (``BatchExpansion/list``), so that memory does not grow with its length. The
+    /// commands that write outputs read it whole first, because every output is checked
+    /// against the others and the inputs before anything is written
+    /// (``BatchInput/destinations(for:in:otherInputs:)``).
+    func expand(_ inputs: [String], what: String, emptyIsFailure: Bool = true, streaming: Bool = false)
+        -> BatchExpansion
+    {
         var expansion = BatchExpansion()
         for input in inputs {
-            guard isDirectory(input) else {
-                expansion.items.append(
-                    BatchInput(path: input, relative: (input as NSString).lastPathComponent, explicit: true))
-                continue
-            }
-            do {
-                let (found, unreadable, leftOut) = try BatchInput.files(
-                    under: input, recursive: !noRecurse, include: include)
-                expansion.failures += unreadable
-                expansion.leftOut += leftOut
-                if found.isEmpty && unreadable.isEmpty && emptyIsFailure {
-                    let filter = include.isEmpty ? "" : " matching \(include.joined(separator: " or "))"
-                    expansion.failures.append(CLIFailure(input, "no file\(filter) to \(what) in this directory"))
-                }
-                for relative in found {
-                    expansion.items.append(
-                        BatchInput(
-                            path: (input as NSString).appendingPathComponent(relative), relative: relative,
-                            explicit: false))
-                }
-            } catch let failure as CLIFailure {
-                expansion.failures.append(failure)
-            } catch {
-                expansion.failures.append(CLIFailure(input, "cannot read the directory: \(error.localizedDescription)"))
-            }
+            expansion.add(expanding(input, what: what, emptyIsFailure: emptyIsFailure))
+        }
+        guard let filesFrom else { return expansion }
+        let list: FileList
+        do {
+            list = try FileList(path: filesFrom, null: null)
+        } catch {
+            expansion.failures.append(CLIFailure(filesFrom, describing: error))
+            return expansion
+        }
+        let listed = ListedInputs(list, options: self, what: what, emptyIsFailure: emptyIsFailure)
+        if streaming {
+            expansion.list = listed
+        } else {
+            listed.drain(into: &expansion)
         }
         return expansion
+    }
+
+    /// What one input names: itself when it is no directory, else the directory's files.
+    func expanding(_ input: String, what: String, emptyIsFailure: Bool) -> ExpandedInput {
+        var expanded = ExpandedInput()
+        guard isDirectory(input) else {
+            expanded.items.append(
+                BatchInput(path: input, relative: BatchInput.ownName(input), explicit: true))
+            return expanded
+        }
+        do {
+            let (found, unreadable, leftOut) = try BatchInput.files(
+                under: input, recursive: !noRecurse, include: include)
+            expanded.failures += unreadable
+            expanded.leftOut += leftOut
+            if found.isEmpty && unreadable.isEmpty && emptyIsFailure {
+                let filter = include.isEmpty ? "" : " matching \(include.joined(separator: " or "))"
+                expanded.failures.append(CLIFailure(input, "no file\(filter) to \(what) in this directory"))
+            }
+            for relative in found {
+                expanded.items.append(
+                    BatchInput(
+                        path: (input as NSString).appendingPathComponent(relative), relative: relative, explicit: false)
+                )
+            }
+        } catch let failure as CLIFailure {
+            expanded.failures.append(failure)
+        } catch {
+            expanded.failures.append(CLIFailure(input, "cannot read the directory: \(error.localizedDescription)"))
+        }
+        return expanded
     }
 }

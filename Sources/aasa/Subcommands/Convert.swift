@@ -73,7 +73,7 @@ extension AASACommand {
         var limits: LimitOptions
 
         func validate() throws {
-            if inputs.isEmpty {
+            if !batch.hasInputs(inputs) {
                 throw ValidationError("give at least one file or directory to convert ('-' for standard input)")
             }
             let destinations = [output != nil, outDirectory != nil, inPlace].filter { $0 }.count
@@ -88,7 +88,8 @@ extension AASACommand {
             if inputs.contains("-") && (inPlace || outDirectory != nil) {
                 throw ValidationError("standard input ('-') has no name: give -o for it, not --out-dir or --in-place")
             }
-            let hasDirectory = inputs.contains { isDirectory($0) }
+            try batch.refuseListOnStandardInput(inputs)
+            let hasDirectory = batch.filesFrom != nil || inputs.contains { isDirectory($0) }
             if output != nil && (inputs.count > 1 || hasDirectory) {
                 throw ValidationError(
                     "-o takes a single input file; use --out-dir DIR for several files or a directory")
@@ -130,7 +131,7 @@ extension AASACommand {
                         explicit: item.explicit))
             }
             // 2. Refuse, before doing anything, to overwrite an input or write two files to one place.
-            try reportingFailures(path: inputs[0]) {
+            try reportingFailures(path: batch.firstInput(inputs)) {
                 let identities = OutputFile.FileIdentities(jobs.map(\.input) + trust.inputFiles)
                 var seen: [String: String] = [:]
                 for job in jobs where job.output != "-" {
@@ -155,7 +156,7 @@ extension AASACommand {
             // checks every file at the same time, so each chain is checked once.
             var verifier: Verifier?
             if !noVerify {
-                try reportingFailures(path: inputs[0]) {
+                try reportingFailures(path: batch.firstInput(inputs)) {
                     verifier = try trust.makeVerifier(limits: limits.values.library)
                 }
                 if jobs.count > 1 { verifier = verifier?.forBatch() }
@@ -191,7 +192,7 @@ extension AASACommand {
             frontend.finishOutput()
             if frontend.printer.stdoutFailed { outcomes.append(.failed(ExitStatus.badInput)) }
             if !settings.durable { OutputFile.flush(jobs.map(\.output)) }
-            if jobs.count > 1 || inputs.contains(where: isDirectory) {
+            if jobs.count > 1 || batch.filesFrom != nil || inputs.contains(where: isDirectory) {
                 summarise(outcomes, leftOut: frontend.leftOutNote)
             }
             var worst = ExitStatus.success

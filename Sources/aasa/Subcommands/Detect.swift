@@ -21,7 +21,7 @@ extension AASACommand {
         )
 
         @Argument(help: ArgumentHelp("Files or directories to examine ('-' for standard input).", valueName: "file"))
-        var files: [String]
+        var files: [String] = []
 
         @Option(
             help:
@@ -36,7 +36,10 @@ extension AASACommand {
         var limits: LimitOptions
 
         func validate() throws {
-            if files.isEmpty { throw ValidationError("give at least one file to detect ('-' for standard input)") }
+            if !batch.hasInputs(files) {
+                throw ValidationError("give at least one file to detect ('-' for standard input)")
+            }
+            try batch.refuseListOnStandardInput(files)
         }
 
         struct Entry: Encodable {
@@ -47,8 +50,8 @@ extension AASACommand {
         }
 
         func run() throws {
-            let single = !BatchOptions.isBatch(files)
-            let expansion = batch.expand(files, what: "detect")
+            let single = !batch.isBatch(files)
+            let expansion = batch.expand(files, what: "detect", streaming: true)
             // Every failure, whatever its kind, is an unreadable file here; detect counts no outcome for it.
             var frontend = BatchFrontend("detect", expansion, failureOutcome: nil)
             let limits = self.limits.values
@@ -75,7 +78,7 @@ extension AASACommand {
             }
             frontend.finishOutput()
             // A directory walked: say what was found (files named one by one need no summary).
-            if files.contains(where: isDirectory) {
+            if batch.filesFrom != nil || files.contains(where: isDirectory) {
                 frontend.summarize(["\(BatchTally.files(frontend.tally.total)): \(frontend.tally.list())"])
             }
             if frontend.worst != ExitStatus.success { throw ExitStatus.badInput }

@@ -60,16 +60,17 @@ extension AASACommand {
         var limits: LimitOptions
 
         func validate() throws {
-            if files.isEmpty {
+            if !batch.hasInputs(files) {
                 throw ValidationError("give a signed file to extract ('-' for standard input), several, or a directory")
             }
             if files.filter({ $0 == "-" }).count > 1 {
                 throw ValidationError("standard input ('-') can be read only once")
             }
+            try batch.refuseListOnStandardInput(files)
             if outDirectory != nil && output != "-" {
                 throw ValidationError("give either -o (one file) or --out-dir (several), not both")
             }
-            if outDirectory == nil && BatchOptions.isBatch(files) {
+            if outDirectory == nil && batch.isBatch(files) {
                 if output != "-" {
                     throw ValidationError(
                         "-o takes a single input file; use --out-dir DIR for several files or a directory")
@@ -131,7 +132,7 @@ extension AASACommand {
             let expansion = batch.expand(files, what: "extract")
             let items = expansion.items
             let limits = self.limits.values
-            try reportingFailures(path: files[0]) {
+            try reportingFailures(path: batch.firstInput(files)) {
                 destinations = try BatchInput.destinations(
                     for: items, in: directory, otherInputs: trust.inputFiles)
                 if !noVerify { verifier = try trust.makeVerifier(limits: limits.library).forBatch() }

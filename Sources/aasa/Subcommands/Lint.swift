@@ -67,7 +67,8 @@ extension AASACommand {
         var limits: LimitOptions
 
         func validate() throws {
-            if files.isEmpty && !listRules {
+            try batch.refuseListOnStandardInput(files)
+            if !batch.hasInputs(files) && !listRules {
                 throw ValidationError("give at least one file to lint ('-' for standard input), or --list-rules")
             }
             if listRules && format.value.isReport {
@@ -105,9 +106,8 @@ extension AASACommand {
                 }
             }
             let (selection, writeBaseline, baseline) = (resolved.selection, baselineOptions.writeBaseline, accepted)
-            let expansion = batch.expand(files, what: "lint")
+            let expansion = batch.expand(files, what: "lint", streaming: true)
             var frontend = BatchFrontend("lint", expansion)
-            let items = expansion.items
             var failed = false
             let (format, minSeverity, threshold, limits) = (
                 format.value, minSeverity, failureThreshold(config: resolved.config), self.limits.values
@@ -120,7 +120,7 @@ extension AASACommand {
             var counts: [Severity: Int] = [:]
             let records = frontend.startOutput(format, .lint, single: false, layout: .member("files"))
             frontend.run(
-                items, threads: batch.workerCount, output: \.output,
+                threads: batch.workerCount, output: \.output,
                 work: { item -> FileResult in
                     var result = FileResult()
                     do {
@@ -169,7 +169,7 @@ extension AASACommand {
                     }
                     return result
                 },
-                then: { index, result, _ in
+                then: { item, result, _ in
                     if result.output.outcome == "unreadable", let failure = result.output.failure {
                         reports.unreadable(failure)
                     }
@@ -177,8 +177,8 @@ extension AASACommand {
                     if result.failed { failed = true }
                     for (severity, count) in result.counts { counts[severity, default: 0] += count }
                     if let subject = result.subject { reports.add(subject) }
-                    tally.add(result, path: items[index].path)
-                })
+                    tally.add(result, path: item.path)
+                }, failed: { reports.unreadable($0) })
             frontend.finishOutput()
             try reports.finish()
             if format == .text {

@@ -100,11 +100,12 @@ extension AASACommand {
 
         /// Several inputs, or a directory without -o, or --out-dir.
         private var isBatch: Bool {
-            inputs.count > 1 || outDirectory != nil || (output == nil && inputs.contains(where: isDirectory))
+            batch.filesFrom != nil || inputs.count > 1 || outDirectory != nil
+                || (output == nil && inputs.contains(where: isDirectory))
         }
 
         func validate() throws {
-            if inputs.isEmpty {
+            if !batch.hasInputs(inputs) {
                 throw ValidationError(
                     "give the JSON to sign ('-' for standard input), or several files or directories with --out-dir DIR"
                 )
@@ -182,11 +183,11 @@ extension AASACommand {
             var destinations: [String] = []
             let expansion = batch.expand(inputs, what: "sign")
             let items = expansion.items
-            let signerPath = cert ?? pkcs12 ?? inputs[0]
+            let signerPath = cert ?? pkcs12 ?? batch.firstInput(inputs)
             let options = SigningOptions(
                 digest: digest, binary: binary, signedAttributes: signedAttributes, encoding: outform)
             let limits = self.limits.values
-            try reportingFailures(path: inputs[0]) {
+            try reportingFailures(path: batch.firstInput(inputs)) {
                 destinations = try BatchInput.destinations(
                     for: items, in: directory, otherInputs: [key, cert, chain, pkcs12, passphrase.file])
                 let loaded = try loadIdentity()
@@ -200,7 +201,7 @@ extension AASACommand {
                         }
                         Diagnostics.emit(signerPath, .warning, check.description)
                     case .weakDigest:
-                        Diagnostics.emit(inputs[0], .warning, check.description)
+                        Diagnostics.emit(batch.firstInput(inputs), .warning, check.description)
                     case .contentTooLarge, .contentNotJSON:
                         break
                     }

@@ -48,17 +48,18 @@ extension AASACommand {
         var limits: LimitOptions
 
         func validate() throws {
-            if files.isEmpty {
+            if !batch.hasInputs(files) {
                 throw ValidationError("give a signed file to verify ('-' for standard input), several, or a directory")
             }
             if files.filter({ $0 == "-" }).count > 1 {
                 throw ValidationError("standard input ('-') can be read only once")
             }
+            try batch.refuseListOnStandardInput(files)
         }
 
         func run() throws {
             // The end-of-run reports take the batch path: one document for any number of files.
-            if BatchOptions.isBatch(files) || format.value.isReport {
+            if batch.isBatch(files) || format.value.isReport {
                 try runBatch()
             } else {
                 try runSingle(files[0])
@@ -87,18 +88,18 @@ extension AASACommand {
         private func runBatch() throws {
             var verifier: Verifier?
             let limits = self.limits.values
-            try reportingFailures(path: files[0]) {
+            try reportingFailures(path: batch.firstInput(files)) {
                 verifier = try trust.makeVerifier(limits: limits.library).forBatch()
             }
             guard let verifier else { throw ExitStatus.badInput }
-            let expansion = batch.expand(files, what: "verify")
+            let expansion = batch.expand(files, what: "verify", streaming: true)
             var frontend = BatchFrontend("verify", expansion)
             let records = frontend.startOutput(format.value, .verify, single: false, layout: .document)
             var reports = ReportCollector(format.value, scope: .verify, rules: report, failOn: .error)
             expansion.failures.forEach { reports.unreadable($0) }
             let collects = reports.collects
             frontend.run(
-                expansion.items, threads: batch.workerCount, output: \.output,
+                threads: batch.workerCount, output: \.output,
                 work: { item -> (output: BatchOutput, subject: ReportSubject?) in
                     var output = BatchOutput()
                     var subject: ReportSubject?
@@ -126,7 +127,7 @@ extension AASACommand {
                     if result.output.outcome == "unreadable", let failure = result.output.failure {
                         reports.unreadable(failure)
                     }
-                })
+                }, failed: { reports.unreadable($0) })
             frontend.finishOutput()
             try reports.finish()
             let tally = frontend.tally

@@ -19,10 +19,11 @@ final class ProgressBar {
         self.total = total
     }
 
-    /// The bar for a batch of `total` files: nil unless there is more than one file and
-    /// standard error is a terminal.
-    static func forFiles(_ total: Int) -> ProgressBar? {
-        guard total > 1, isatty(STDERR_FILENO) == 1 else { return nil }
+    /// The bar for a batch of `total` files (nil: not known before the end, as for a
+    /// `--files-from` list): nil unless there may be more than one file and standard error is
+    /// a terminal.
+    static func forFiles(_ total: Int?) -> ProgressBar? {
+        guard total.map({ $0 > 1 }) ?? true, isatty(STDERR_FILENO) == 1 else { return nil }
         return ProgressBar(total: total)
     }
 
@@ -31,12 +32,16 @@ final class ProgressBar {
         let now = Date()
         guard now.timeIntervalSince(lastDraw) >= 0.1 || done == total else { return }
         lastDraw = now
-        let total = self.total ?? 0
-        let width = 24
-        let filled = min(width, done * width / max(total, 1))
         let rate = Int(Double(done) / max(now.timeIntervalSince(started), 0.001))
-        var line =
-            "[\(String(repeating: "#", count: filled))\(String(repeating: ".", count: width - filled))] \(done)/\(total) \(rate)/s  "
+        var line: String
+        if let total {
+            let width = 24
+            let filled = min(width, done * width / max(total, 1))
+            line =
+                "[\(String(repeating: "#", count: filled))\(String(repeating: ".", count: width - filled))] \(done)/\(total) \(rate)/s  "
+        } else {
+            line = "\(done) files \(rate)/s  "
+        }
         let room = max(10, 100 - line.count)
         line += path.count > room ? "…" + path.suffix(room - 1) : path
         draw(line)
