@@ -242,4 +242,26 @@ enum RuleHelpDefault {
             #expect(notifications.count == 1, "\(notifications)")
         }
     }
+
+    @Test(
+        "verify and lint --files-from: a list entry that names no file is a notification, and the log is still written")
+    func listEntriesAreNotifications() throws {
+        try withTemporaryDirectory { dir in
+            let valid = try Fixture.signedFile(in: dir, name: "valid.p7m")
+            let list = dir.child("list")
+            // A valid file, a name that is not UTF-8 (refused as a list entry), and an empty name.
+            var bytes = Data("\(valid.path)\0".utf8)
+            bytes += Data([0x63, 0x61, 0x66, 0xE9, 0x00, 0x00])
+            try bytes.write(to: list)
+            for command in [["verify"] + Fixture.testTrust, ["lint"]] {
+                let result = CLI.run(command + ["--files-from", list.path, "--null", "--format", "sarif"])
+                #expect(result.status == 2, "\(command[0]): \(result)")
+                let run = try sarifRun(result)
+                #expect((run["artifacts"] as? [Any])?.count == 1, "\(command[0]): the one file read")
+                let invocation = try #require((run["invocations"] as? [[String: Any]])?.first)
+                let notifications = invocation["toolExecutionNotifications"] as? [[String: Any]] ?? []
+                #expect(notifications.count == 2, "\(command[0]): \(notifications)")
+            }
+        }
+    }
 }
