@@ -96,6 +96,25 @@ import Testing
         }
     }
 
+    @Test("--format gitlab: findings that share a fingerprint get unique ones (#2, #3), as GitLab needs")
+    func gitlabUniqueFingerprints() throws {
+        try withTemporaryDirectory { dir in
+            // Three identical unknown keys in three entries: one message, one JSON path
+            // without indices, so one FindingFingerprint.
+            let entry = #"{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"/a/*"}],"extra":1}"#
+            let json = #"{"applinks":{"details":[\#(entry),\#(entry),\#(entry)]}}"#
+            _ = try Fixture.write(Data(json.utf8), to: dir, as: "dup.json")
+            let result = CLI.run(["lint", "dup.json", "--format", "gitlab"], in: dir)
+            let issues = try #require(try result.json() as? [[String: Any]], "\(result)")
+            let extra = issues.filter { ($0["description"] as? String ?? "").contains("extra") }
+            let fingerprints = extra.compactMap { $0["fingerprint"] as? String }
+            try #require(fingerprints.count == 3, "\(result)")
+            #expect(Set(fingerprints).count == 3, "\(fingerprints)")
+            #expect(fingerprints[1] == fingerprints[0] + "#2" && fingerprints[2] == fingerprints[0] + "#3")
+            #expect(Set(issues.compactMap { $0["fingerprint"] as? String }).count == issues.count)
+        }
+    }
+
     @Test("--format markdown: a row per input, findings with rule links, hostile text escaped")
     func markdown() throws {
         try withTemporaryDirectory { dir in

@@ -7,7 +7,9 @@ enum GitLabCodeQuality {
     struct Issue: Encodable {
         let description: String
         let check_name: String
-        /// The ``FindingFingerprint``: the same finding keeps it across commits.
+        /// The ``FindingFingerprint``: the same finding keeps it across commits. GitLab wants it
+        /// unique in a report, so the second and later findings that share one get `#2`, `#3`, …
+        /// in report order.
         let fingerprint: String
         /// info, minor, major, critical or blocker.
         let severity: String
@@ -38,6 +40,7 @@ enum GitLabCodeQuality {
     /// - Throws: ``AASAError`` when a fingerprint cannot be computed.
     static func issues(_ subjects: [ReportSubject]) throws(AASAError) -> [Issue] {
         var issues: [Issue] = []
+        var seen: [String: Int] = [:]
         for subject in subjects {
             for finding in subject.findings {
                 let diagnostic = finding.diagnostic
@@ -47,10 +50,13 @@ enum GitLabCodeQuality {
                 case .embedded, .none: line = 1
                 }
                 let at = diagnostic.location.path.components.isEmpty ? "" : " (at \(diagnostic.location.path))"
+                let fingerprint = try FindingFingerprint(diagnostic, path: subject.path).value
+                let occurrence = seen[fingerprint, default: 0] + 1
+                seen[fingerprint] = occurrence
                 issues.append(
                     Issue(
                         description: diagnostic.message + at, check_name: diagnostic.rule.rawValue,
-                        fingerprint: try FindingFingerprint(diagnostic, path: subject.path).value,
+                        fingerprint: occurrence == 1 ? fingerprint : "\(fingerprint)#\(occurrence)",
                         severity: severity(diagnostic.severity),
                         location: Location(
                             path: subject.path == "-" ? "stdin" : subject.path, lines: Lines(begin: line))))
