@@ -41,7 +41,7 @@ public enum Executables {
     public static let script: URL = onPath("script", otherwise: "/usr/bin/script")
 
     /// The first executable `name` in a directory of PATH, or `fallback` when there is none.
-    static func onPath(_ name: String, otherwise fallback: String) -> URL {
+    public static func onPath(_ name: String, otherwise fallback: String) -> URL {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for directory in path.split(separator: ":") {
             let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)
