@@ -9,7 +9,9 @@ import Testing
 
     /// A name with every character XML and Markdown give meaning to, a control character and
     /// a line feed.
-    static let hostileName = "<b>&\"'|[x](javascript:e)\u{1}\n*.json"
+    /// Markup, a control character, a line feed and a right-to-left override (which would
+    /// show the name reversed in a pull-request comment or a test report).
+    static let hostileName = "<b>&\"'|[x](javascript:e)\u{1}\n\u{202E}*.json"
 
     func validJUnit(_ result: CLI.Result, sourceLocation: SourceLocation = #_sourceLocation) {
         let validation = SchemaValidation.xml(result.stdout, schema: Self.junitSchema)
@@ -34,7 +36,10 @@ import Testing
             #expect(count("<testcase ", in: xml) == 4)
             #expect(
                 xml.contains("<failure message=\"1 finding at or above error: invalid-json\" type=\"invalid-json\">"))
-            #expect(xml.contains("name=\"&lt;b&gt;&amp;&quot;&apos;|[x](javascript:e)\\u{1}&#10;*.json\""), "\(xml)")
+            #expect(
+                xml.contains("name=\"&lt;b&gt;&amp;&quot;&apos;|[x](javascript:e)\\u{1}&#10;\\u{202E}*.json\""),
+                "\(xml)")
+            #expect(!xml.contains("\u{202E}"), "a raw right-to-left override in the report")
             #expect(
                 xml.contains("<error message=\"cannot read input: No such file or directory\" type=\"unreadable\"/>"))
 
@@ -129,9 +134,11 @@ import Testing
             #expect(text.contains("| bad\\.json | failed | 1 | 0 | 0 | 0 |"), "\(text)")
             #expect(
                 text.contains(
-                    "| &lt;b&gt;&amp;\\\"\\'\\|\\[x\\]\\(javascript\\:e\\)\\\\u{1}\\\\u{A}\\*\\.json | passed | 0 | 1 | 0 | 1 |"
+                    "| &lt;b&gt;&amp;\\\"\\'\\|\\[x\\]\\(javascript\\:e\\)\\\\u{1}\\\\u{A}\\\\u{202E}\\*\\.json | passed | 0 | 1 | 0 | 1 |"
                 ), "\(text)")
-            #expect(!text.contains("<b>") && !text.contains("](javascript:e)") && !text.contains("\u{1}"))
+            #expect(
+                !text.contains("<b>") && !text.contains("](javascript:e)") && !text.contains("\u{1}")
+                    && !text.contains("\u{202E}"))
             #expect(text.contains("[invalid-json](https://github.com/OWNER/aasa/blob/main/docs/rules.md#invalid-json)"))
 
             let check = CLI.run(["check", LintFixture.examplePlain, "--format", "markdown"])

@@ -26,7 +26,7 @@ public enum TerminalText {
                 let startsEscape = index + 2 < scalars.count && scalars[index + 1] == "u" && scalars[index + 2] == "{"
                 result += startsEscape ? "\\\\" : "\\"
             } else if isControl(scalar) {
-                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+                result += escape(scalar)
             } else {
                 result.unicodeScalars.append(scalar)
             }
@@ -45,6 +45,11 @@ public enum TerminalText {
         case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069, 0xFEFF: true
         default: false
         }
+    }
+
+    /// How an escaped character is shown: `\u{1B}`, its code point in upper-case hex.
+    public static func escape(_ scalar: Unicode.Scalar) -> String {
+        "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
     }
 
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {

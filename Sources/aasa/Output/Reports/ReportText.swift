@@ -1,10 +1,13 @@
+import AASA
+
 /// Escaping of text that may be hostile (file names, messages quoting file contents) for the
 /// markup report formats: XML (JUnit) and Markdown. Characters that the format cannot hold at
 /// all, or that would start markup, never reach the output as themselves.
 enum ReportText {
     /// `text` for an XML attribute value or element content: `& < > " '` as entities, tab,
     /// line feed and carriage return as character references (so attribute values keep them),
-    /// and the characters XML 1.0 cannot carry (other controls, U+FFFE, U+FFFF) as `\u{XX}`.
+    /// and the characters XML 1.0 cannot carry (other controls, U+FFFE, U+FFFF) and the
+    /// bidirectional controls (``TerminalText/isControl(_:)``) as `\u{XX}`.
     static func xml(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
@@ -18,10 +21,8 @@ enum ReportText {
             case "\n": out += "&#10;"
             case "\r": out += "&#13;"
             default:
-                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF
-                    || (0x7F...0x9F).contains(scalar.value)
-                {
-                    out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+                if TerminalText.isControl(scalar) || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
+                    out += TerminalText.escape(scalar)
                 } else {
                     out.unicodeScalars.append(scalar)
                 }
@@ -32,8 +33,8 @@ enum ReportText {
 
     /// `text` as literal Markdown inline text on one line (a table cell or a list item): every
     /// ASCII punctuation character Markdown or a table gives meaning to is backslash-escaped,
-    /// `<` and `>` and `&` become entities (no HTML), and line breaks and other control
-    /// characters are written as `\u{XX}`.
+    /// `<` and `>` and `&` become entities (no HTML), and line breaks, other control characters
+    /// and the bidirectional controls (``TerminalText/isControl(_:)``) are written as `\u{XX}`.
     static func markdown(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
@@ -45,10 +46,8 @@ enum ReportText {
                 "$", "%", ":", "=", "@", "^", ";", ",", "?", "/":
                 out += "\\" + String(scalar)
             default:
-                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}"
-                    || scalar == "\u{2029}"
-                {
-                    out += "\\\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+                if TerminalText.isControl(scalar) {
+                    out += "\\" + TerminalText.escape(scalar)  // the backslash escaped for Markdown
                 } else {
                     out.unicodeScalars.append(scalar)
                 }
