@@ -65,6 +65,14 @@ struct AuditLargeScanTests {
                     #expect(summary["invalidEntries"] as? Int == 1)
                     seen += mine
                 }
+                // The text summary counts them too.
+                let text = TestProcess.aasa(["audit"] + written + ["--shard", "2/3"] + server.auditOptions)
+                #expect(text.status == 1, "\(text)")
+                let blocks = text.stdoutText.split(separator: "\n").filter { $0.hasSuffix(": broken") }.count
+                #expect(blocks > 0 && blocks < domains.count)
+                #expect(
+                    text.stdoutText.contains("\(domains.count - blocks) domains were left to other shards (--shard)"),
+                    "\(text)")
                 #expect(seen.count == domains.count, "no domain in two shards: \(seen.sorted())")
                 #expect(Set(seen) == Set(domains))
             }
@@ -165,10 +173,11 @@ struct AuditLargeScanTests {
                 let kept = lines[0] + Data(notAudited.utf8)
                 try (kept + lines[2].prefix(lines[2].count / 2)).write(to: file)
 
+                // domains[3] listed twice: audited once.
                 let resumed = TestProcess.aasa(
-                    ["audit"] + domains + ["--resume", file.path] + server.auditOptions)
+                    ["audit"] + domains + [domains[3], "--resume", file.path] + server.auditOptions)
                 #expect(resumed.status == 1, "\(resumed)")
-                #expect(resumed.stderr.contains("1 domain was already reported there; 3 appended"), "\(resumed)")
+                #expect(resumed.stderr.contains("2 domains were already reported there; 3 appended"), "\(resumed)")
                 #expect(resumed.stderr.contains("a last line cut short"), "\(resumed)")
                 let after = try Data(contentsOf: file)
                 #expect(after.starts(with: kept))
@@ -211,6 +220,16 @@ struct AuditLargeScanTests {
                 #expect(!result.stderr.contains("\u{1B}"))
                 #expect(try String(decoding: Data(contentsOf: file), as: UTF8.self) == content, "\(name)")
             }
+            // A file another run holds (its lock): refused, untouched.
+            let held = directory.appendingPathComponent("held.jsonl")
+            try Data().write(to: held)
+            let fd = open(held.path, O_RDWR)
+            try #require(fd >= 0 && flock(fd, LOCK_EX) == 0)
+            let locked = TestProcess.aasa(["audit", "d1.example.com:1", "--resume", held.path] + Self.local)
+            close(fd)
+            #expect(locked.status == 2, "\(locked)")
+            #expect(locked.stderr == "\(held.path): error: cannot lock the --resume file: another run is using it\n")
+            #expect(try Data(contentsOf: held).isEmpty)
             let result = TestProcess.aasa(["audit", "d1.example.com:1", "--resume", directory.path] + Self.local)
             #expect(result.status == 2, "\(result)")
             #expect(result.stderr.contains("error: cannot open the --resume file: Is a directory"), "\(result)")
