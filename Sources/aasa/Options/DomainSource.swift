@@ -1,3 +1,4 @@
+import AASA
 import AASAAudit
 import Foundation
 
@@ -16,6 +17,8 @@ final class DomainSource {
     private var reader: LineReader?
     private var lineNumber = 0
     private var reportedReadError = false
+    /// The shard and the domains already reported: entries outside it are skipped and counted.
+    var selection = DomainSelection()
 
     init(arguments: [String], file: String?) throws {
         self.arguments = arguments.makeIterator()
@@ -56,8 +59,21 @@ final class DomainSource {
 
     private static func isDomainLine(_ line: String) -> Bool { !strip(line).isEmpty }
 
-    /// The next entry, or nil at the end.
+    /// The next entry of the ``selection``, or nil at the end.
     func next() -> Entry? {
+        while let entry = nextListed() {
+            guard case .domain(let domain) = entry else { return entry }
+            do throws(AASAError) {
+                if try selection.admits(domain) { return entry }
+            } catch {
+                return .invalid(origin: domain.description, message: "cannot place it in a shard: \(error.message)")
+            }
+        }
+        return nil
+    }
+
+    /// The next entry listed, or nil at the end.
+    private func nextListed() -> Entry? {
         if let argument = arguments.next() {
             do {
                 return .domain(try AuditDomain.parse(argument))

@@ -23,11 +23,16 @@ final class AuditPrinter {
     /// Domains this machine could not fetch (no file descriptor free): exit status 2.
     private(set) var notAuditedDomains = 0
     private var invalidEntries = 0
+    /// Domains of the input left to other shards (`--shard`).
+    var otherShards = 0
+    /// Where the output goes: standard output, or the `--resume` file.
+    private let output: (Data) -> Void
 
     init(
         format: BatchFormat, reports: ReportCollector, failOn: Severity, selection: RuleSelection = .everything,
-        progress: ProgressBar?
+        progress: ProgressBar?, output: @escaping (Data) -> Void = StandardStreams.out
     ) {
+        self.output = output
         self.format = format
         self.reports = reports
         self.failOn = failOn
@@ -43,7 +48,7 @@ final class AuditPrinter {
 
     private func write(_ text: String) {
         if outputIsTerminal { progress?.clear() }
-        StandardStreams.out(Data(text.utf8))
+        output(Data(text.utf8))
     }
 
     /// A domain entry that is not a domain: one diagnostic line on stderr.
@@ -112,6 +117,10 @@ final class AuditPrinter {
                     "\(notAuditedDomains) domain\(notAuditedDomains == 1 ? " was" : "s were") not audited: this machine ran out of file descriptors, which says nothing about \(notAuditedDomains == 1 ? "it" : "them") (exit status 2)"
                 )
             }
+            if otherShards > 0 {
+                lines.append(
+                    "\(otherShards) domain\(otherShards == 1 ? " was" : "s were") left to other shards (--shard)")
+            }
             if suppressed > 0 {
                 lines.append("\(suppressed) finding\(suppressed == 1 ? "" : "s") suppressed (rule selection)")
             }
@@ -130,7 +139,7 @@ final class AuditPrinter {
                 domains: domains,
                 verdicts: Dictionary(uniqueKeysWithValues: verdicts.map { ($0.key.rawValue, $0.value) }),
                 rules: rules, failOn: failOn.rawValue, failed: failedDomains, invalidEntries: invalidEntries,
-                suppressed: suppressed)
+                suppressed: suppressed, otherShards: otherShards)
             let object = (try? JSONOutput.encode(summary)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
             let indented = object.trimmingCharacters(in: .newlines).split(
                 separator: "\n", omittingEmptySubsequences: false
@@ -167,6 +176,8 @@ final class AuditPrinter {
         var invalidEntries: Int
         /// Findings of disabled rules (`--disable`, the configuration), over every domain.
         var suppressed: Int
+        /// Domains of the input left to other shards (`--shard`).
+        var otherShards: Int
     }
 }
 

@@ -22,7 +22,7 @@ extension AASACommand {
                 copy. Guide: docs/audit.md.
 
                 Exit status: 0 no finding at or above --fail-on (default error); 1 findings at that level; \
-                2 a domain entry or a --ca-file/--domains-file cannot be read or used, or a domain was not \
+                2 a domain entry or a --ca-file/--domains-file/--resume file cannot be read or used, or a domain was not \
                 audited because this machine ran out of file descriptors (the other domains are still audited); \
                 64 usage error.
                 """
@@ -107,6 +107,9 @@ extension AASACommand {
         @OptionGroup(title: "Limits")
         var limits: LimitOptions
 
+        @OptionGroup(title: "Large scans (docs/audit.md)")
+        var largeScan: LargeScanOptions
+
         /// The body cap: `--max-input-size` or `--max-bytes`.
         private var bodyCap: Int { limits.givenInputSize ?? maxBytes }
 
@@ -146,6 +149,7 @@ extension AASACommand {
             if cdnBaseURL != AuditConfiguration.appleCDNBaseURL && !cdn {
                 throw ValidationError("--cdn-base-url is used only with --cdn: add --cdn")
             }
+            try largeScan.validate(format: format.value)
             if let atTime, TimeArgument.parse(atTime) == nil {
                 throw ValidationError(
                     "--at '\(atTime)' is not a time: give ISO 8601 (2025-01-01T00:00:00Z or 2025-01-01) or Unix seconds"
@@ -156,8 +160,10 @@ extension AASACommand {
         func run() throws {
             var auditor: Auditor?
             var source: DomainSource?
+            var log: ResumeLog?
             var resolved = RuleSelectionOptions.Resolved()
             try reportingFailures(path: "audit") { resolved = try rules.resolve() }
+            try reportingFailures(path: largeScan.resume ?? "-") { log = try largeScan.openLog() }
             try reportingFailures(path: domainsFile ?? "-") {
                 let configuration = AuditConfiguration(
                     trust: try anchors.trustConfiguration(),
@@ -168,6 +174,7 @@ extension AASACommand {
                     checkCDN: cdn,
                     cdnBaseURL: cdnBaseURL, userAgent: "aasa-audit/\(AASAVersion.number)")
                 source = try DomainSource(arguments: domains, file: domainsFile)
+                source?.selection = largeScan.selection(log)
                 do {
                     auditor = try Auditor(configuration: configuration)
                 } catch let error as Auditor.SetupError {
@@ -177,14 +184,17 @@ extension AASACommand {
             guard let auditor, let source else { throw ExitStatus.badInput }
             defer { auditor.shutdown() }
 
-            let total = DomainSource.count(arguments: domains, file: domainsFile)
+            // A shard or a resumed scan audits an unknown part of the list: no total.
+            let whole = largeScan.shard == nil && log == nil
+            let total = whole ? DomainSource.count(arguments: domains, file: domainsFile) : nil
             let showProgress = progress ?? (isatty(STDERR_FILENO) == 1)
             let threshold = failOn.level ?? resolved.config?.failOn ?? .error
             let printer = AuditPrinter(
-                format: format.value,
+                format: log == nil ? format.value : .jsonl,
                 reports: ReportCollector(format.value, scope: .audit, rules: report, failOn: threshold),
                 failOn: threshold, selection: resolved.selection,
-                progress: showProgress ? ProgressBar(total: total) : nil)
+                progress: showProgress ? ProgressBar(total: total) : nil,
+                output: log.map { log in log.append } ?? StandardStreams.out)
             // The descriptors this run may open decide how many domains can be in flight: a
             // local limit, never a verdict on the domains (issue #15).
             let allowed = DescriptorLimit.auditConcurrency(allowedBy: DescriptorLimit.current)  // raised at start
@@ -196,9 +206,19 @@ extension AASACommand {
                 )
                 concurrency = allowed
             }
-            let outcome = AuditRun(auditor: auditor, concurrency: concurrency, ordered: format.value != .jsonl)
+            let outcome = AuditRun(auditor: auditor, concurrency: concurrency, ordered: printer.format != .jsonl)
                 .run(source: source, printer: printer)
+            printer.otherShards = source.selection.otherShards
             try printer.finish()
+            if let log {
+                log.close()
+                if let error = log.writeError {
+                    Diagnostics.emit(largeScan.resume ?? "-", .error, "cannot append to the --resume file: \(error)")
+                    throw ExitStatus.badInput
+                }
+                let note = LargeScanOptions.summary(log, selection: source.selection, appended: printer.domains)
+                Diagnostics.emit(largeScan.resume ?? "-", .note, note)
+            }
             if outcome.invalidEntries > 0 || printer.notAuditedDomains > 0 { throw ExitStatus.badInput }
             if printer.failedDomains > 0 { throw ExitStatus.checkFailed }
         }
