@@ -5,18 +5,21 @@ import Foundation
 /// The aggregation of `aasa audit summarize`: audit records added one at a time, each domain
 /// counted once (the last record added for it wins), then summed up (``report(at:files:)``).
 ///
-/// Memory: per domain, only its verdict, a short list of (rule, severity, count) and the index
-/// of its signer; rule IDs and signers are kept once each however many domains share them.
+/// Memory: per domain, only its name, its verdict and two indexes: of its list of (rule,
+/// severity, count) and of its signer. Rule IDs, those lists and signers are kept once each,
+/// however many domains share them.
 struct FleetSummary {
-    /// What is kept of one domain's last record.
+    /// What is kept of one domain's last record: a few bytes, no allocation of its own.
     private struct DomainState {
         var verdict: AuditVerdict
-        var findings: [RuleCount]
+        /// Index in ``profiles``: the domain's findings, counted by rule.
+        var profile: Int32
         /// Index in ``signers``, or -1 when the domain serves no signed file (or its signer was not read).
         var signer: Int32
     }
 
-    private struct RuleCount {
+    /// One (rule, severity, count) of a domain's findings.
+    private struct RuleCount: Hashable {
         var rule: Int32
         var severity: Severity
         var count: Int32
@@ -25,6 +28,9 @@ struct FleetSummary {
     private var domains: [String: DomainState] = [:]
     private var ruleNames: [String] = []
     private var ruleIndex: [String: Int32] = [:]
+    /// The distinct lists of findings by rule (most domains share theirs with many others).
+    private var profiles: [[RuleCount]] = []
+    private var profileIndex: [[RuleCount]: Int32] = [:]
     private var signers: [AuditRecord.Signer] = []
     private var signerIndex: [AuditRecord.Signer: Int32] = [:]
     /// Records added, and how many of them replaced an earlier record of the same domain.
@@ -46,7 +52,8 @@ struct FleetSummary {
         }
         var signer: Int32 = -1
         if let read = record.signer { signer = intern(read) }
-        let state = DomainState(verdict: record.verdict, findings: counts, signer: signer)
+        counts.sort { ($0.rule, $0.severity.rawValue) < ($1.rule, $1.severity.rawValue) }
+        let state = DomainState(verdict: record.verdict, profile: intern(counts), signer: signer)
         if domains.updateValue(state, forKey: record.domain.lowercased()) != nil { duplicates += 1 }
     }
 
@@ -55,6 +62,13 @@ struct FleetSummary {
         ruleNames.append(rule)
         ruleIndex[rule] = Int32(ruleNames.count - 1)
         return Int32(ruleNames.count - 1)
+    }
+
+    private mutating func intern(_ counts: [RuleCount]) -> Int32 {
+        if let index = profileIndex[counts] { return index }
+        profiles.append(counts)
+        profileIndex[counts] = Int32(profiles.count - 1)
+        return Int32(profiles.count - 1)
     }
 
     private mutating func intern(_ signer: AuditRecord.Signer) -> Int32 {
@@ -73,7 +87,7 @@ struct FleetSummary {
         var signerDomains = [Int](repeating: 0, count: signers.count)
         for state in domains.values {
             verdicts[state.verdict, default: 0] += 1
-            for count in state.findings {
+            for count in profiles[Int(state.profile)] {
                 let rule = Int(count.rule)
                 ruleDomains[rule] += 1
                 ruleFindings[rule] += Int(count.count)
