@@ -168,6 +168,28 @@ import Testing
         }
     }
 
+    /// Blank lines are no records and no warnings; a line over the 4 MiB cap is one warning,
+    /// and the records around it are counted; domains are compared without ASCII case.
+    @Test func blankAndOverLongLinesAndDomainCase() throws {
+        let long = "{\"schemaVersion\":1,\"domain\":\"" + String(repeating: "x", count: 4 * 1024 * 1024) + "\"}"
+        let lines = [
+            try Self.record("a.example.com", "broken"), "", "   ", long,
+            try Self.record("A.Example.COM", "current"), try Self.record("b.example.com", "current"),
+        ]
+        let result = CLI.run(
+            ["audit", "summarize", "-", "--format", "json"], stdin: Data((lines.joined(separator: "\n") + "\n").utf8))
+        #expect(result.status == 0, "\(result.status) \(result.stderr)")
+        #expect(
+            result.stderrLines == ["<stdin>:4: warning: a line longer than 4 MiB is no audit record: skipped"],
+            "\(result.stderr)")
+        let document = try result.jsonObject()
+        #expect(document["lines"] as? Int == 6)
+        #expect(document["records"] as? Int == 3)
+        #expect(document["skipped"] as? Int == 1)
+        #expect(document["duplicates"] as? Int == 1)
+        #expect(document["verdicts"] as? [String: Int] == ["current": 2])
+    }
+
     /// Expiry is judged at --at: the same signer is valid the day before its notAfter and expired after.
     @Test func expiryIsJudgedAtTheGivenTime() throws {
         let line = try Self.record("a.example.com", "legacy", signer: Self.oldSigner) + "\n"
