@@ -108,6 +108,13 @@ import Testing
             }
             // b.example.com's first record (broken, no-file) was replaced by its second.
             #expect(!text.contains("broken") && !text.contains("no-file"), "\(text)")
+            // docs/audit.md shows this very output as its example.
+            let guide = try String(
+                contentsOf: Repository.root.appendingPathComponent("docs/audit.md"), encoding: .utf8)
+            let example = try #require(
+                guide.components(separatedBy: "```text\n").first { $0.hasPrefix("Fleet summary: ") }?
+                    .components(separatedBy: "```").first)
+            #expect(example == text, "docs/audit.md's example differs from:\n\(text)")
         }
     }
 
