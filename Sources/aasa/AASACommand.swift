@@ -43,8 +43,7 @@ struct AASACommand: ParsableCommand {
             return
         }
         if let (nested, rest) = nestedSubcommand(CommandLine.arguments.dropFirst()) {
-            nested.main(rest)  // its own help, errors and usage lines ("aasa audit summarize")
-            return
+            exitAsNested(nested, rest)
         }
         refuseMistypedSubcommand()
         main(nil)
@@ -91,6 +90,31 @@ struct AASACommand: ParsableCommand {
             let nested = subcommand.configuration.subcommands.first(where: { $0.configuration.commandName == next })
         else { return nil }
         return (nested, Array(arguments.dropFirst(2)))
+    }
+
+    /// A nested subcommand that ``parsedDirectly(_:)`` did not accept (help, `--version`, a usage
+    /// error), answered as argument-parser's `main` answers it, with the hint naming the whole
+    /// command ("See 'aasa audit summarize --help'", not "See 'summarize --help'").
+    private static func exitAsNested(_ nested: any ParsableCommand.Type, _ arguments: [String]) -> Never {
+        do {
+            var command = try nested.parseAsRoot(arguments)
+            try command.run()
+            Foundation.exit(0)
+        } catch {
+            let name = nested.configuration.commandName ?? ""
+            let superName = nested.configuration._superCommandName ?? name
+            let message = nested.fullMessage(for: error).replacingOccurrences(
+                of: "  See '\(name) ", with: "  See '\(superName) \(name) ")
+            let status = nested.exitCode(for: error)
+            if !message.isEmpty {
+                if status == .success {
+                    StandardStreams.out(Data((message + "\n").utf8))
+                } else {
+                    StandardStreams.err(message + "\n")
+                }
+            }
+            Foundation.exit(status.rawValue)
+        }
     }
 
     /// `aasa chek`: argument-parser would say only "Unexpected argument 'chek'". A first
