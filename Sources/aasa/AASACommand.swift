@@ -42,6 +42,9 @@ struct AASACommand: ParsableCommand {
             do { try command.run() } catch { exit(withError: error) }
             return
         }
+        if let (nested, rest) = nestedSubcommand(CommandLine.arguments.dropFirst()) {
+            exitAsNested(nested, rest)
+        }
         refuseMistypedSubcommand()
         main(nil)
     }
@@ -68,10 +71,50 @@ struct AASACommand: ParsableCommand {
         if let batchCommand = subcommand as? any ManyInputsCommand.Type {
             return ArgumentRuns.parse(batchCommand, Array(arguments.dropFirst()))
         }
+        if let (nested, rest) = nestedSubcommand(arguments) { return try? nested.parseAsRoot(rest) }
         guard let command = try? subcommand.parseAsRoot(Array(arguments.dropFirst())),
             type(of: command) == subcommand
         else { return nil }
         return command
+    }
+
+    /// `aasa SUBCOMMAND NESTED ARGS…` (`aasa audit summarize FILE`): the nested subcommand and its
+    /// arguments, when the word right after the subcommand names one of its own subcommands.
+    ///
+    /// Why: argument-parser parses a command's own positional arguments before it looks for a
+    /// subcommand, so `audit`'s domains would take "summarize" as a domain. The nested command is
+    /// therefore recognised here, by its place; `aasa audit -- summarize` audits a domain of that name.
+    static func nestedSubcommand(_ arguments: ArraySlice<String>) -> (any ParsableCommand.Type, [String])? {
+        guard let word = arguments.first, let next = arguments.dropFirst().first,
+            let subcommand = subcommandTypes.first(where: { $0.configuration.commandName == word }),
+            let nested = subcommand.configuration.subcommands.first(where: { $0.configuration.commandName == next })
+        else { return nil }
+        return (nested, Array(arguments.dropFirst(2)))
+    }
+
+    /// A nested subcommand that ``parsedDirectly(_:)`` did not accept (help, `--version`, a usage
+    /// error), answered as argument-parser's `main` answers it, with the hint naming the whole
+    /// command ("See 'aasa audit summarize --help'", not "See 'summarize --help'").
+    private static func exitAsNested(_ nested: any ParsableCommand.Type, _ arguments: [String]) -> Never {
+        do {
+            var command = try nested.parseAsRoot(arguments)
+            try command.run()
+            Foundation.exit(0)
+        } catch {
+            let name = nested.configuration.commandName ?? ""
+            let superName = nested.configuration._superCommandName ?? name
+            let message = nested.fullMessage(for: error).replacingOccurrences(
+                of: "  See '\(name) ", with: "  See '\(superName) \(name) ")
+            let status = nested.exitCode(for: error)
+            if !message.isEmpty {
+                if status == .success {
+                    StandardStreams.out(Data((message + "\n").utf8))
+                } else {
+                    StandardStreams.err(message + "\n")
+                }
+            }
+            Foundation.exit(status.rawValue)
+        }
     }
 
     /// `aasa chek`: argument-parser would say only "Unexpected argument 'chek'". A first

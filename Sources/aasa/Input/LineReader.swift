@@ -17,7 +17,8 @@ final class LineReader {
     /// Lines longer than this are cut off and flagged, instead of growing the buffer without end.
     let maximumLineLength: Int
 
-    init(path: String, maximumLineLength: Int = 64 * 1024) throws {
+    /// `what` names the file in the error thrown when it cannot be opened ("URL list").
+    init(path: String, maximumLineLength: Int = 64 * 1024, what: String = "URL list") throws {
         self.maximumLineLength = maximumLineLength
         if path == "-" {
             handle = FileHandle.standardInput
@@ -25,10 +26,10 @@ final class LineReader {
         } else {
             var info = stat()
             if stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
-                throw CLIFailure(path, "cannot read URL list: it is a directory")
+                throw CLIFailure(path, "cannot read \(what): it is a directory")
             }
             guard let opened = FileHandle(forReadingAtPath: path) else {
-                throw CLIFailure(path, "cannot read URL list: \(String(cString: strerror(errno)))")
+                throw CLIFailure(path, "cannot read \(what): \(String(cString: strerror(errno)))")
             }
             handle = opened
             closesHandle = true

@@ -8,11 +8,13 @@ import Foundation
 /// another type; added keys keep it.
 enum JSONSchemaKind: String, CaseIterable, Sendable {
     case verify, detect, lint, rules, check, inspect, match, diff, audit
+    /// `aasa audit summarize --format json`.
+    case fleet
 
     /// The `schemaVersion` of this output.
     var version: Int {
         switch self {
-        case .verify, .detect, .lint, .rules, .check, .inspect, .match, .diff, .audit: return 1
+        case .verify, .detect, .lint, .rules, .check, .inspect, .match, .diff, .audit, .fleet: return 1
         }
     }
 

@@ -25,7 +25,8 @@ extension AASACommand {
                 2 a domain entry or a --ca-file/--domains-file/--resume file cannot be read or used, or a domain was not \
                 audited because this machine ran out of file descriptors (the other domains are still audited); \
                 64 usage error.
-                """
+                """,
+            subcommands: [Summarize.self]
         )
 
         @Argument(help: ArgumentHelp("Domains to audit: example.com or host:port.", valueName: "domain"))

@@ -1,0 +1,109 @@
+import AASA
+import AASAAudit
+import Foundation
+
+/// The parts of one `aasa audit --format jsonl` record (docs/schemas/audit.schema.json,
+/// `$defs/domain`) that a fleet summary needs; every other key is ignored. Decoding refuses a
+/// line that is not such a record, with a reason for a person (``Problem``).
+struct AuditRecord: Decodable {
+    let domain: String
+    let verdict: AuditVerdict
+    let diagnostics: [Finding]
+    /// The signer of the served file, when it is signed and its signer was read.
+    let signer: Signer?
+
+    struct Finding: Decodable {
+        let rule: String
+        let severity: Severity
+    }
+
+    /// A signer certificate as audit prints it (`file.signature.signer`).
+    struct Signer: Decodable, Hashable {
+        let subject: String
+        let issuer: String
+        let notAfter: Date
+        let sha256Fingerprint: String?
+    }
+
+    /// Why a line is not an audit record this aasa reads.
+    struct Problem: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private enum Keys: String, CodingKey {
+        case schemaVersion, domain, verdict, diagnostics, file, signature, signer
+    }
+
+    init(from decoder: any Decoder) throws {
+        let record = try decoder.container(keyedBy: Keys.self)
+        let version = try? record.decodeIfPresent(Int.self, forKey: .schemaVersion)
+        guard let version, let domain = try? record.decodeIfPresent(String.self, forKey: .domain) else {
+            throw Problem(description: "not an audit domain record (no \"schemaVersion\" or \"domain\")")
+        }
+        guard version == JSONSchemaKind.audit.version else {
+            throw Problem(
+                description:
+                    "an audit record of schemaVersion \(version); this aasa reads schemaVersion \(JSONSchemaKind.audit.version)"
+            )
+        }
+        guard !domain.isEmpty else { throw Problem(description: "an audit record with an empty \"domain\"") }
+        guard let verdict = try? record.decode(AuditVerdict.self, forKey: .verdict) else {
+            throw Problem(description: "an audit record without a known \"verdict\"")
+        }
+        guard let diagnostics = try? record.decode([Finding].self, forKey: .diagnostics) else {
+            throw Problem(
+                description: "an audit record whose \"diagnostics\" are not findings with a rule and severity")
+        }
+        guard diagnostics.allSatisfy({ Self.isRuleID($0.rule) }) else {
+            throw Problem(description: "an audit record with a finding whose \"rule\" is not a rule ID")
+        }
+        self.domain = domain
+        self.verdict = verdict
+        self.diagnostics = diagnostics
+        self.signer = try Self.signer(in: record)
+    }
+
+    /// `file.signature.signer`, or nil when the file is absent, unsigned or its signer unread.
+    private static func signer(in record: KeyedDecodingContainer<Keys>) throws -> Signer? {
+        guard (try? record.decodeNil(forKey: .file)) == false,
+            let file = try? record.nestedContainer(keyedBy: Keys.self, forKey: .file),
+            file.contains(.signature)
+        else { return nil }
+        guard let signature = try? file.nestedContainer(keyedBy: Keys.self, forKey: .signature) else {
+            throw Problem(description: "an audit record whose \"file.signature\" is not an object")
+        }
+        guard signature.contains(.signer) else { return nil }
+        guard let signer = try? signature.decode(Signer.self, forKey: .signer) else {
+            throw Problem(
+                description:
+                    "an audit record whose \"file.signature.signer\" has no subject, issuer or notAfter (ISO 8601)")
+        }
+        return signer
+    }
+
+    /// Whether `text` is a rule ID as the audit schema has it: lowercase words joined by `-`.
+    static func isRuleID(_ text: String) -> Bool {
+        !text.isEmpty && !text.hasPrefix("-") && !text.hasSuffix("-") && !text.contains("--")
+            && text.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D }
+    }
+
+    /// One line of a result file as a record, or the reason it is not one.
+    static func parse(_ line: String, decoder: JSONDecoder) -> Result<AuditRecord, Problem> {
+        do {
+            return .success(try decoder.decode(AuditRecord.self, from: Data(line.utf8)))
+        } catch let problem as Problem {
+            return .failure(problem)
+        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
+            return .failure(Problem(description: "not an audit domain record (not a JSON object)"))
+        } catch {
+            return .failure(Problem(description: "not JSON (a line cut short, or not audit output)"))
+        }
+    }
+
+    /// The decoder ``parse(_:decoder:)`` needs: ISO 8601 dates, as audit writes them.
+    static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+}

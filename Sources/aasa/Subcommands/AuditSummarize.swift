@@ -1,0 +1,121 @@
+import AASA
+import ArgumentParser
+import Foundation
+
+/// The formats of `aasa audit summarize`: one summary, for people, machines or a CI page.
+enum FleetFormats: BatchFormatOffer {
+    static var formats: [BatchFormat] { [.text, .json, .markdown] }
+}
+
+extension AASACommand.Audit {
+    /// `aasa audit summarize FILE.jsonl…`: one summary of many `aasa audit --format jsonl`
+    /// result files (shards of a fleet, or the runs of a resumed audit), read line by line.
+    struct Summarize: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "summarize",
+            // Its usage lines say "aasa audit summarize" when it is parsed on its own
+            // (AASACommand.nestedSubcommand).
+            _superCommandName: "\(AASACommand.name) audit",
+            abstract:
+                "Summarize 'aasa audit --format jsonl' result files: domains by verdict, findings by rule, signers by expiry.",
+            discussion: """
+                Reads each FILE line by line ('-' for standard input) and counts each domain once: when \
+                several records name the same domain (overlapping shards, a resumed run), the last one read \
+                wins, in the order of the arguments. A line that is not an audit record (cut short, another \
+                schemaVersion, anything else) is reported as FILE:LINE: warning: and skipped; blank lines are \
+                ignored. A domain literally named 'summarize' is audited with 'aasa audit -- summarize'. \
+                Guide: docs/audit.md#fleet-summary.
+
+                Exit status: 0 the summary is complete; 2 a FILE cannot be read, or not to its end (the \
+                summary of the rest is still printed); 64 usage error.
+                """,
+            // As the root has it: parsed on its own, it still answers --version and lists it in its help.
+            version: AASAVersion.current
+        )
+
+        @Argument(
+            help: ArgumentHelp(
+                "Result files of 'aasa audit --format jsonl' ('-' for standard input).", valueName: "file"))
+        var files: [String] = []
+
+        @Option(help: "Output format: text (default), json (one document) or markdown (for a CI job summary).")
+        var format = BatchFormatOption<FleetFormats>(.text)
+
+        @Option(
+            name: .customLong("at"),
+            help: ArgumentHelp(
+                "Judge signers' expiry at this time: ISO 8601 or Unix seconds (default now).", valueName: "time"))
+        var atTime: String?
+
+        /// Lines longer than this are skipped with a warning (a domain record is far smaller).
+        static let maximumLineLength = 4 * 1024 * 1024
+
+        func validate() throws {
+            if files.isEmpty {
+                throw ValidationError(
+                    "no result file: give the files of 'aasa audit --format jsonl' ('-' for standard input)")
+            }
+            if let atTime, TimeArgument.parse(atTime) == nil {
+                throw ValidationError(
+                    "--at '\(atTime)' is not a time: give ISO 8601 (2025-01-01T00:00:00Z or 2025-01-01) or Unix seconds"
+                )
+            }
+        }
+
+        func run() throws {
+            let time = atTime.flatMap(TimeArgument.parse) ?? Date()
+            var summary = FleetSummary()
+            let decoder = AuditRecord.decoder()
+            let read = files.map { Self.read($0, into: &summary, decoder: decoder) }
+            let report = summary.report(at: time, files: read)
+            switch format.value {
+            case .json: try JSONOutput.print(report, stamped: .fleet)
+            case .markdown: StandardStreams.out(Data(FleetReportRendering.markdown(report).utf8))
+            default: StandardStreams.out(Data(FleetReportRendering.text(report).utf8))
+            }
+            if report.unreadable > 0 { throw ExitStatus.badInput }
+        }
+
+        /// Adds every audit record of `path` to `summary`; warns about each other line, and says
+        /// on one error line why the file cannot be read (or not to its end).
+        static func read(_ path: String, into summary: inout FleetSummary, decoder: JSONDecoder) -> FleetReport.FileRead
+        {
+            var file = FleetReport.FileRead(path: path)
+            let reader: LineReader
+            do {
+                reader = try LineReader(path: path, maximumLineLength: maximumLineLength, what: "result file")
+            } catch {
+                let failure = CLIFailure(path, describing: error)
+                Diagnostics.emit(failure.path, .error, failure.message)
+                file.error = failure.message
+                return file
+            }
+            let name = Diagnostics.displayName(path)
+            while let next = reader.next() {
+                let (line, truncated) = next
+                file.lines += 1
+                if line.allSatisfy(\.isWhitespace) && !truncated { continue }
+                let problem: String
+                if truncated {
+                    problem = "a line longer than \(maximumLineLength / 1024 / 1024) MiB is no audit record"
+                } else {
+                    switch AuditRecord.parse(line, decoder: decoder) {
+                    case .success(let record):
+                        summary.add(record)
+                        file.records += 1
+                        continue
+                    case .failure(let failure): problem = failure.description
+                    }
+                }
+                file.skipped += 1
+                Diagnostics.emit("\(name):\(file.lines)", .warning, problem + ": skipped")
+            }
+            if let readError = reader.readError {
+                let message = "cannot read to the end (\(readError)): the lines before are counted"
+                Diagnostics.emit(path, .error, message)
+                file.error = message
+            }
+            return file
+        }
+    }
+}

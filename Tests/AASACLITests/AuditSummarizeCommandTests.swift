@@ -1,0 +1,281 @@
+import Foundation
+import Testing
+
+/// `aasa audit summarize` over hand-written result lines: the edge cases a real audit does not
+/// produce on demand (overlapping shards, a cut last line, garbage, another schemaVersion, an
+/// expired signer, hostile text). Real audit output is summarized in
+/// AASAAuditTests/AuditSummarizeTests.
+@Suite struct AuditSummarizeCommandTests {
+    static let schema = Repository.root.appendingPathComponent("docs/schemas/fleet.schema.json")
+
+    struct Signer {
+        var subject: String
+        var issuer = "CN=Test CA"
+        var notAfter: String
+        var fingerprint: String? = nil
+    }
+
+    /// One compact audit record as `aasa audit --format jsonl` writes it (the keys summarize
+    /// reads, and a few it ignores).
+    static func record(
+        _ domain: String, _ verdict: String, findings: [(rule: String, severity: String)] = [], signer: Signer? = nil,
+        schemaVersion: Int = 1
+    ) throws -> String {
+        var file: Any = NSNull()
+        if let signer {
+            var certificate: [String: Any] = [
+                "subject": signer.subject, "issuer": signer.issuer, "notBefore": "2015-01-01T00:00:00Z",
+                "notAfter": signer.notAfter, "subjectAlternativeNames": [], "key": "RSA 2048",
+            ]
+            if let fingerprint = signer.fingerprint { certificate["sha256Fingerprint"] = fingerprint }
+            file = [
+                "url": "https://\(domain)/apple-app-site-association", "kind": "pkcs7-der", "signed": true,
+                "size": 2000, "items": [],
+                "signature": ["valid": true, "verdict": "valid", "identity": "unknown", "signer": certificate],
+            ]
+        }
+        let object: [String: Any] = [
+            "schemaVersion": schemaVersion, "aasaVersion": "0.2.0", "domain": domain, "host": domain, "port": 443,
+            "verdict": verdict, "file": file, "paths": [], "tls": NSNull(), "cdn": NSNull(),
+            "diagnostics": findings.map {
+                [
+                    "rule": $0.rule, "severity": $0.severity, "message": "m", "url": NSNull(),
+                    "location": ["path": "$", "line": NSNull(), "column": NSNull()],
+                ]
+            },
+            "startedAt": "2026-01-01T00:00:00Z", "durationMs": 1,
+        ]
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static let oldSigner = Signer(subject: "CN=old.example.com", notAfter: "2020-01-01T00:00:00Z", fingerprint: "AA:01")
+    static let newSigner = Signer(subject: "CN=*.example.com", notAfter: "2030-06-30T12:00:00Z", fingerprint: "BB:02")
+
+    /// Two shards that both report b.example.com (broken, then legacy: the second wins), with
+    /// a garbage line, a record of another schemaVersion and a last line cut short in the second.
+    static func shards(in directory: URL) throws {
+        let first = [
+            try record("a.example.com", "current"),
+            try record("b.example.com", "broken", findings: [("no-file", "error")]),
+            try record(
+                "c.example.com", "legacy",
+                findings: [("signed-file", "deprecation"), ("served-at-root-only", "warning")],
+                signer: oldSigner),
+        ]
+        let cut = try record("e.example.com", "current")
+        let second = [
+            try record("b.example.com", "legacy", findings: [("signed-file", "deprecation")], signer: newSigner),
+            "hello, not json",
+            try record(
+                "d.example.com", "needs-attention", findings: [("content-type", "warning"), ("content-type", "error")]),
+            try record("f.example.com", "current", schemaVersion: 2),
+            String(cut.prefix(cut.count / 2)),
+        ]
+        try Data((first.joined(separator: "\n") + "\n").utf8).write(to: directory.child("shard-1.jsonl"))
+        try Data(second.joined(separator: "\n").utf8).write(to: directory.child("shard-2.jsonl"))  // no final newline
+    }
+
+    @Test func overlappingShardsCountEachDomainOnceAndReportEachBadLine() throws {
+        try withTemporaryDirectory { directory in
+            try Self.shards(in: directory)
+            let result = CLI.run(
+                ["audit", "summarize", "shard-1.jsonl", "shard-2.jsonl", "--at", "2026-01-01"], in: directory)
+            #expect(result.status == 0, "\(result)")
+            #expect(
+                result.stderrLines == [
+                    "shard-2.jsonl:2: warning: not JSON (a line cut short, or not audit output): skipped",
+                    "shard-2.jsonl:4: warning: an audit record of schemaVersion 2; this aasa reads schemaVersion 1: skipped",
+                    "shard-2.jsonl:5: warning: not JSON (a line cut short, or not audit output): skipped",
+                ], "\(result)")
+            let text = result.stdoutText
+            #expect(
+                text.hasPrefix(
+                    "Fleet summary: 4 domains from 5 audit records in 2 files, 8 lines (1 duplicate merged, 3 lines skipped)\n"
+                        + "Signer expiry judged at 2026-01-01T00:00:00Z\n"), "\(text)")
+            for line in [
+                "  shard-1.jsonl      3        3        0",
+                "  shard-2.jsonl      5        2        3",
+                "  current          1", "  legacy           2", "  needs-attention  1",
+                "  signed-file          deprecation        2         2",
+                "  content-type         error              1         2",
+                "  served-at-root-only  warning            1         1",
+                "Signed files: 2 domains, 2 signers, 1 expired (1 domain)",
+                "  2020-01-01T00:00:00Z        1  expired  CN=old.example.com  CN=Test CA  AA:01",
+                "  2030-06-30T12:00:00Z        1  valid    CN=*.example.com    CN=Test CA  BB:02",
+            ] {
+                #expect(text.contains(line + "\n"), "no line '\(line)' in:\n\(text)")
+            }
+            // b.example.com's first record (broken, no-file) was replaced by its second.
+            #expect(!text.contains("broken") && !text.contains("no-file"), "\(text)")
+            // docs/audit.md shows this very output as its example.
+            let guide = try String(
+                contentsOf: Repository.root.appendingPathComponent("docs/audit.md"), encoding: .utf8)
+            let example = try #require(
+                guide.components(separatedBy: "```text\n").first { $0.hasPrefix("Fleet summary: ") }?
+                    .components(separatedBy: "```").first)
+            #expect(example == text, "docs/audit.md's example differs from:\n\(text)")
+        }
+    }
+
+    @Test func jsonHasTheSameCountsAndValidatesAgainstTheFleetSchema() throws {
+        try withTemporaryDirectory { directory in
+            try Self.shards(in: directory)
+            let result = CLI.run(
+                ["audit", "summarize", "shard-1.jsonl", "shard-2.jsonl", "--at", "2026-01-01", "--format", "json"],
+                in: directory)
+            #expect(result.status == 0, "\(result)")
+            let outcome = SchemaValidation.json(result.stdout, schema: Self.schema)
+            #expect(outcome.valid, "\(outcome)\n\(result)")
+            let document = try result.jsonObject()
+            #expect(document["schemaVersion"] as? Int == 1)
+            #expect(document["at"] as? String == "2026-01-01T00:00:00Z")
+            #expect(document["domains"] as? Int == 4)
+            #expect(document["records"] as? Int == 5)
+            #expect(document["duplicates"] as? Int == 1)
+            #expect(document["skipped"] as? Int == 3)
+            #expect(document["lines"] as? Int == 8)
+            #expect(document["unreadableFiles"] as? Int == 0)
+            #expect(
+                document["verdicts"] as? [String: Int] == ["current": 1, "legacy": 2, "needs-attention": 1])
+            let rules = try #require(document["rules"] as? [[String: Any]])
+            #expect(rules.map { $0["rule"] as? String } == ["signed-file", "content-type", "served-at-root-only"])
+            #expect(rules.map { $0["domains"] as? Int } == [2, 1, 1])
+            #expect(rules.map { $0["findings"] as? Int } == [2, 2, 1])
+            #expect(rules.map { $0["severity"] as? String } == ["deprecation", "error", "warning"])
+            let signers = try #require(document["signers"] as? [[String: Any]])
+            #expect(signers.map { $0["subject"] as? String } == ["CN=old.example.com", "CN=*.example.com"])
+            #expect(signers.map { $0["expired"] as? Bool } == [true, false])
+            #expect(signers.map { $0["notAfter"] as? String } == ["2020-01-01T00:00:00Z", "2030-06-30T12:00:00Z"])
+            #expect(document["signedDomains"] as? Int == 2)
+            #expect(document["expiredSigners"] as? Int == 1)
+            let files = try #require(document["files"] as? [[String: Any]])
+            #expect(files.map { $0["skipped"] as? Int } == [0, 3])
+            #expect(files.allSatisfy { $0["error"] is NSNull })
+
+            // The schema is closed: a renamed key fails it.
+            let renamed = result.stdoutText.replacingOccurrences(of: "\"duplicates\" :", with: "\"merged\" :")
+            #expect(renamed != result.stdoutText)
+            #expect(!SchemaValidation.json(Data(renamed.utf8), schema: Self.schema).valid)
+        }
+    }
+
+    /// The last record read wins: the same shards in the other order give b.example.com its broken verdict back.
+    @Test func theLastRecordOfADomainWins() throws {
+        try withTemporaryDirectory { directory in
+            try Self.shards(in: directory)
+            let result = CLI.run(
+                ["audit", "summarize", "shard-2.jsonl", "shard-1.jsonl", "--format", "json"], in: directory)
+            let document = try result.jsonObject()
+            #expect(
+                document["verdicts"] as? [String: Int] == [
+                    "current": 1, "legacy": 1, "needs-attention": 1, "broken": 1,
+                ])
+            #expect(document["duplicates"] as? Int == 1)
+        }
+    }
+
+    /// Blank lines are no records and no warnings; a line over the 4 MiB cap is one warning,
+    /// and the records around it are counted; domains are compared without ASCII case.
+    @Test func blankAndOverLongLinesAndDomainCase() throws {
+        let long = "{\"schemaVersion\":1,\"domain\":\"" + String(repeating: "x", count: 4 * 1024 * 1024) + "\"}"
+        let lines = [
+            try Self.record("a.example.com", "broken"), "", "   ", long,
+            try Self.record("A.Example.COM", "current"), try Self.record("b.example.com", "current"),
+        ]
+        let result = CLI.run(
+            ["audit", "summarize", "-", "--format", "json"], stdin: Data((lines.joined(separator: "\n") + "\n").utf8))
+        #expect(result.status == 0, "\(result.status) \(result.stderr)")
+        #expect(
+            result.stderrLines == ["<stdin>:4: warning: a line longer than 4 MiB is no audit record: skipped"],
+            "\(result.stderr)")
+        let document = try result.jsonObject()
+        #expect(document["lines"] as? Int == 6)
+        #expect(document["records"] as? Int == 3)
+        #expect(document["skipped"] as? Int == 1)
+        #expect(document["duplicates"] as? Int == 1)
+        #expect(document["verdicts"] as? [String: Int] == ["current": 2])
+    }
+
+    /// Expiry is judged at --at: the same signer is valid the day before its notAfter and expired after.
+    @Test func expiryIsJudgedAtTheGivenTime() throws {
+        let line = try Self.record("a.example.com", "legacy", signer: Self.oldSigner) + "\n"
+        for (at, expired) in [("2019-12-31T23:59:59Z", false), ("2020-01-01T00:00:01Z", true)] {
+            let result = CLI.run(["audit", "summarize", "-", "--at", at, "--format", "json"], stdin: Data(line.utf8))
+            #expect(result.status == 0, "\(result)")
+            let signers = try #require(try result.jsonObject()["signers"] as? [[String: Any]])
+            #expect(signers.count == 1)
+            #expect(signers.first?["expired"] as? Bool == expired, "--at \(at)")
+        }
+    }
+
+    @Test func anUnreadableFileIsAnErrorAndExit2AfterTheSummaryOfTheOthers() throws {
+        try withTemporaryDirectory { directory in
+            try Self.shards(in: directory)
+            let result = CLI.run(["audit", "summarize", "shard-1.jsonl", "missing.jsonl"], in: directory)
+            #expect(result.status == 2, "\(result)")
+            #expect(
+                result.stderrLines == ["missing.jsonl: error: cannot read result file: No such file or directory"],
+                "\(result)")
+            #expect(
+                result.stdoutText.hasPrefix(
+                    "Fleet summary: 3 domains from 3 audit records in 2 files, 3 lines (1 file unreadable)\n"),
+                "\(result)")
+        }
+    }
+
+    /// Hostile text from a result file: a subject with Markdown, HTML and an escape sequence,
+    /// a file name with a pipe. Markdown gets literal text; the terminal gets no raw ESC.
+    @Test func hostileTextIsEscapedInMarkdownAndText() throws {
+        try withTemporaryDirectory { directory in
+            let hostile = Signer(subject: "CN=<b>x</b>|[link](http://e)\u{1B}[31m", notAfter: "2030-01-01T00:00:00Z")
+            let line = try Self.record(
+                "h.example.com", "legacy", findings: [("signed-file", "deprecation")], signer: hostile)
+            try Data((line + "\n\u{1B}]0;title\u{07}\n").utf8).write(to: directory.child("a|b.jsonl"))
+            let markdown = CLI.run(["audit", "summarize", "a|b.jsonl", "--format", "markdown"], in: directory)
+            #expect(markdown.status == 0, "\(markdown)")
+            let text = markdown.stdoutText
+            #expect(
+                text.contains(
+                    "| CN\\=&lt;b&gt;x&lt;\\/b&gt;\\|\\[link\\]\\(http\\:\\/\\/e\\)\\\\u{1B}\\[31m | CN\\=Test CA |"),
+                "\(text)")
+            #expect(text.contains("| a\\|b\\.jsonl | 2 | 1 | 1 | yes |"), "\(text)")
+            #expect(!text.contains("\u{1B}") && !text.contains("<b>"), "\(text)")
+            let plain = CLI.run(["audit", "summarize", "a|b.jsonl"], in: directory)
+            #expect(!plain.stdoutText.contains("\u{1B}") && !plain.stderr.contains("\u{1B}"), "\(plain)")
+            #expect(plain.stdoutText.contains("CN=<b>x</b>|[link](http://e)\\u{1B}[31m"), "\(plain)")
+            #expect(
+                plain.stderrLines == ["a|b.jsonl:2: warning: not JSON (a line cut short, or not audit output): skipped"]
+            )
+        }
+    }
+
+    /// `aasa audit summarize` is parsed through `AASACommand.parsedDirectly` (audit as the root,
+    /// summarize its subcommand) and through the whole tree alike; `aasa audit` keeps its own
+    /// arguments, and a domain named "summarize" needs `--`.
+    @Test func summarizeIsASubcommandOfAuditAndAuditIsUnchanged() throws {
+        let help = CLI.run(["audit", "summarize", "--help"])
+        #expect(help.status == 0, "\(help)")
+        #expect(help.stdoutText.contains("USAGE: aasa audit summarize [<file> ...]"), "\(help)")
+        #expect(help.stdoutText == CLI.run(["help", "audit", "summarize"]).stdoutText)
+        let auditHelp = CLI.run(["audit", "--help"])
+        #expect(auditHelp.status == 0 && auditHelp.stdoutText.contains("USAGE: aasa audit"), "\(auditHelp)")
+        #expect(auditHelp.stdoutText.contains("summarize"), "\(auditHelp)")
+        // audit's own validation, as before: no domain is a usage error.
+        let noDomain = CLI.run(["audit"])
+        #expect(noDomain.status == 64 && noDomain.stderr.contains("no domain to audit"), "\(noDomain)")
+        // After `--`, "summarize" is a domain: audit's validation runs on it (no network: --timeout 0 is refused).
+        let domain = CLI.run(["audit", "--timeout", "0", "--", "summarize"])
+        #expect(domain.status == 64 && domain.stderr.contains("--timeout must be more than 0"), "\(domain)")
+        let noFile = CLI.run(["audit", "summarize"])
+        #expect(noFile.status == 64 && noFile.stderr.contains("no result file"), "\(noFile)")
+        #expect(noFile.stderr.hasSuffix("  See 'aasa audit summarize --help' for more information.\n"), "\(noFile)")
+        let version = CLI.run(["audit", "summarize", "--version"])
+        #expect(version.status == 0 && version.stdoutText == CLI.run(["--version"]).stdoutText, "\(version)")
+        let badTime = CLI.run(["audit", "summarize", "-", "--at", "soon"])
+        #expect(badTime.status == 64 && badTime.stderr.contains("--at 'soon' is not a time"), "\(badTime)")
+        let empty = CLI.run(["audit", "summarize", "-"], stdin: Data())
+        #expect(empty.status == 0, "\(empty)")
+        #expect(empty.stdoutText.hasPrefix("Fleet summary: 0 domains from 0 audit records in 1 file, 0 lines\n"))
+    }
+}
