@@ -75,13 +75,16 @@ final class ResumeLog {
             }
             if count == 0 { break }
             pending.append(contentsOf: chunk[0..<count])
-            while let newline = pending.firstIndex(of: 0x0A) {
+            // The complete lines are taken in place and dropped once per chunk: removing each
+            // line from the front would move the rest of the buffer once per line.
+            var lineStart = pending.startIndex
+            while let newline = pending[lineStart...].firstIndex(of: 0x0A) {
                 lineNumber += 1
-                let line = pending[pending.startIndex..<newline]
-                try take(line, origin: "\(name):\(lineNumber)")
-                offset += line.count + 1
-                pending.removeSubrange(pending.startIndex...newline)
+                try take(pending[lineStart..<newline], origin: "\(name):\(lineNumber)")
+                offset += newline - lineStart + 1
+                lineStart = newline + 1
             }
+            pending.removeSubrange(pending.startIndex..<lineStart)
             if pending.count > Self.maximumLineLength {
                 throw CLIFailure("\(name):\(lineNumber + 1)", "not a line of 'aasa audit --format jsonl': too long")
             }
@@ -108,7 +111,8 @@ final class ResumeLog {
         guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any] else {
             throw refuse("not a JSON object")
         }
-        guard object["schemaVersion"] as? Int == 1 else { throw refuse("no schemaVersion 1") }
+        let version = JSONSchemaKind.audit.version
+        guard object["schemaVersion"] as? Int == version else { throw refuse("no schemaVersion \(version)") }
         guard let domain = object["domain"] as? String, let parsed = try? AuditDomain.parse(domain),
             parsed.description == domain
         else { throw refuse("no domain") }
