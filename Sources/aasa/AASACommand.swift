@@ -38,12 +38,12 @@ struct AASACommand: ParsableCommand {
     static func main() {
         DescriptorLimit.raiseToHardLimit()
         refuseArgumentsNotInUTF8()
+        if let (nested, rest) = nestedSubcommand(CommandLine.arguments.dropFirst()) {
+            runNested(nested, rest)
+        }
         if var command = parsedDirectly(CommandLine.arguments.dropFirst()) {
             do { try command.run() } catch { exit(withError: error) }
             return
-        }
-        if let (nested, rest) = nestedSubcommand(CommandLine.arguments.dropFirst()) {
-            exitAsNested(nested, rest)
         }
         refuseMistypedSubcommand()
         main(nil)
@@ -71,7 +71,6 @@ struct AASACommand: ParsableCommand {
         if let batchCommand = subcommand as? any ManyInputsCommand.Type {
             return ArgumentRuns.parse(batchCommand, Array(arguments.dropFirst()))
         }
-        if let (nested, rest) = nestedSubcommand(arguments) { return try? nested.parseAsRoot(rest) }
         guard let command = try? subcommand.parseAsRoot(Array(arguments.dropFirst())),
             type(of: command) == subcommand
         else { return nil }
@@ -92,10 +91,10 @@ struct AASACommand: ParsableCommand {
         return (nested, Array(arguments.dropFirst(2)))
     }
 
-    /// A nested subcommand that ``parsedDirectly(_:)`` did not accept (help, `--version`, a usage
-    /// error), answered as argument-parser's `main` answers it, with the hint naming the whole
-    /// command ("See 'aasa audit summarize --help'", not "See 'summarize --help'").
-    private static func exitAsNested(_ nested: any ParsableCommand.Type, _ arguments: [String]) -> Never {
+    /// Parses and runs a nested subcommand with it as the root (parsed once), and answers help,
+    /// `--version` and errors as argument-parser's `main` answers them, with the hint naming the
+    /// whole command ("See 'aasa audit summarize --help'", not "See 'summarize --help'").
+    private static func runNested(_ nested: any ParsableCommand.Type, _ arguments: [String]) -> Never {
         do {
             var command = try nested.parseAsRoot(arguments)
             try command.run()
@@ -123,7 +122,7 @@ struct AASACommand: ParsableCommand {
     /// (``SubcommandSuggestion``). Anything else is left to argument-parser.
     private static func refuseMistypedSubcommand() {
         guard let word = CommandLine.arguments.dropFirst().first, !word.hasPrefix("-"), word != "help" else { return }
-        let names = configuration.subcommands.compactMap { $0.configuration.commandName }
+        let names = subcommandTypes.compactMap { $0.configuration.commandName }
         guard let message = SubcommandSuggestion.message(for: word, among: names) else { return }
         StandardStreams.err(fullMessage(for: ValidationError(message)) + "\n")
         Foundation.exit(ExitStatus.usage.rawValue)
