@@ -1,5 +1,6 @@
 import AASA
 import Foundation
+import NIOCore
 
 /// How ``Auditor`` fetches and judges each domain.
 public struct AuditConfiguration: Sendable {
@@ -39,6 +40,12 @@ public struct AuditConfiguration: Sendable {
     public var userAgent: String
     /// Event-loop threads (default: one per core).
     public var threads: Int
+    /// Name lookups in flight at once (each blocks a thread of the resolver's own pool).
+    public var resolverThreads: Int
+    /// Requests started per second at most over the whole run (`--rate`; nil: no limit).
+    public var rate: Double?
+    /// Domains in flight at one IP address at most (`--max-per-address`; nil: no cap).
+    public var maximumPerAddress: Int?
 
     public init(
         trust: TrustConfiguration = TrustConfiguration(), checkTime: Date? = nil, timeout: TimeInterval = 10,
@@ -46,7 +53,8 @@ public struct AuditConfiguration: Sendable {
         maximumBodySize: Int = defaultMaximumBodySize,
         limits: InputLimits = .default, resolve: [ResolveRule] = [], checkCDN: Bool = false,
         cdnBaseURL: String = appleCDNBaseURL, userAgent: String = "aasa-audit",
-        threads: Int = ProcessInfo.processInfo.activeProcessorCount
+        threads: Int = ProcessInfo.processInfo.activeProcessorCount, resolverThreads: Int = 64,
+        rate: Double? = nil, maximumPerAddress: Int? = nil
     ) {
         self.trust = trust
         self.checkTime = checkTime
@@ -61,6 +69,9 @@ public struct AuditConfiguration: Sendable {
         self.cdnBaseURL = cdnBaseURL
         self.userAgent = userAgent
         self.threads = max(1, threads)
+        self.resolverThreads = max(1, resolverThreads)
+        self.rate = rate
+        self.maximumPerAddress = maximumPerAddress
     }
 }
 
@@ -104,6 +115,9 @@ struct FetchTarget: Sendable, Hashable {
     var host: String
     var port: Int
     var path: String
+    /// The host's addresses, looked up once for the domain (nil: the fetcher looks it up, or
+    /// `--resolve` names the address).
+    var addresses: [SocketAddress]? = nil
 
     var authority: String { port == 443 ? host : "\(host):\(port)" }
     var url: String { "https://\(authority)\(path)" }

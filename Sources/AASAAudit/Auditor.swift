@@ -27,6 +27,10 @@ public final class Auditor: Sendable {
     private let fetcher: HTTPSFetcher
     private let signatureVerifier: Verifier
     private let cdnBase: BaseURL?
+    /// Looks each domain's name up once, on threads of its own (see ``HostResolver``).
+    private let resolver: HostResolver
+    /// The `--max-per-address` cap (nil: none).
+    private let addressSlots: AddressSlots?
 
     /// Why an auditor cannot be made.
     public struct SetupError: Error, Sendable, CustomStringConvertible {
@@ -67,11 +71,14 @@ public final class Auditor: Sendable {
         group = MultiThreadedEventLoopGroup(numberOfThreads: configuration.threads)
         threadPool = NIOThreadPool(numberOfThreads: configuration.threads)
         threadPool.start()
+        resolver = HostResolver(threads: configuration.resolverThreads)
+        addressSlots = configuration.maximumPerAddress.map(AddressSlots.init(limit:))
         do {
             fetcher = try HTTPSFetcher(group: group, configuration: configuration, trust: trust)
         } catch {
             try? group.syncShutdownGracefully()
             try? threadPool.syncShutdownGracefully()
+            resolver.shutdown()
             throw SetupError(description: "cannot set up TLS: \(error)")
         }
         signatureVerifier = Verifier(
@@ -84,6 +91,7 @@ public final class Auditor: Sendable {
     public func shutdown() {
         try? group.syncShutdownGracefully()
         try? threadPool.syncShutdownGracefully()
+        resolver.shutdown()
     }
 
     /// Audits one domain. The future never fails: every problem is a finding in the report.
@@ -91,17 +99,18 @@ public final class Auditor: Sendable {
         let eventLoop = group.next()
         let startedAt = Date()
         let clock = NIODeadline.now()
-        var fetches = Self.paths.map { path in
-            fetcher.fetch(FetchTarget(host: domain.host, port: domain.port, path: path), on: eventLoop)
-        }
-        if let cdnBase { fetches.append(fetcher.fetch(cdnBase.url(for: domain), on: eventLoop)) }
         let checkTime = configuration.checkTime
         let verifier = signatureVerifier
-        let checksCDN = cdnBase != nil
-        return EventLoopFuture.whenAllSucceed(fetches, on: eventLoop).flatMap { results in
+        let cdnFetch = cdnBase.map { fetcher.fetch($0.url(for: domain), on: eventLoop) }
+        let origin = route(domain, on: eventLoop).flatMap { route in
+            self.fetchOrigin(domain, route: route, on: eventLoop)
+        }
+        let cdnResult: EventLoopFuture<FetchResult?> = cdnFetch.map { $0.map(Optional.some) }
+            ?? eventLoop.makeSucceededFuture(nil)
+        return origin.and(cdnResult).flatMap { paths, cdn in
             self.threadPool.runIfActive(eventLoop: eventLoop) {
                 let analysis = DomainAnalysis(
-                    domain: domain, wellKnown: results[0], root: results[1], cdn: checksCDN ? results[2] : nil,
+                    domain: domain, wellKnown: paths[0], root: paths[1], cdn: cdn,
                     verifier: verifier, checkTime: checkTime ?? Date())
                 return analysis.report(
                     startedAt: startedAt,
@@ -117,6 +126,39 @@ public final class Auditor: Sendable {
                     AuditDiagnostic(HostingRules.connectionFailed, "the audit was stopped: \(error)", url: nil)
                 ],
                 startedAt: startedAt, durationMs: 0)
+        }
+    }
+
+    /// Where the domain's origin requests go: `--resolve`, or one lookup for all of them.
+    private func route(_ domain: AuditDomain, on eventLoop: any EventLoop) -> EventLoopFuture<DomainRoute> {
+        if let address = configuration.resolve.address(forHost: domain.host, port: domain.port) {
+            return eventLoop.makeSucceededFuture(.configured(address))
+        }
+        let timeout = configuration.timeout
+        return resolver.addresses(of: domain.host, port: domain.port, on: eventLoop, timeout: timeout)
+            .map { DomainRoute.addresses($0) }
+            .recover { DomainRoute(lookupFailure: $0, host: domain.host, timeout: timeout) }
+    }
+
+    /// Fetches the domain's two paths by `route`, holding its address's slot
+    /// (`--max-per-address`) from before the first connection until both are done.
+    private func fetchOrigin(
+        _ domain: AuditDomain, route: DomainRoute, on eventLoop: any EventLoop
+    ) -> EventLoopFuture<[FetchResult]> {
+        let targets = Self.paths.map { path in
+            FetchTarget(host: domain.host, port: domain.port, path: path, addresses: route.lookedUp)
+        }
+        if let failure = route.failure {
+            return eventLoop.makeSucceededFuture(targets.map { FetchResult(unreachable: $0, failure: failure) })
+        }
+        guard let slots = addressSlots, let address = route.slotAddress else {
+            return EventLoopFuture.whenAllSucceed(targets.map { fetcher.fetch($0, on: eventLoop) }, on: eventLoop)
+        }
+        return slots.acquire(address, on: eventLoop).flatMap {
+            let fetched = EventLoopFuture.whenAllSucceed(
+                targets.map { self.fetcher.fetch($0, on: eventLoop) }, on: eventLoop)
+            fetched.whenComplete { _ in slots.release(address) }
+            return fetched
         }
     }
 

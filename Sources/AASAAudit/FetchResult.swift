@@ -16,6 +16,16 @@ struct FetchResult: Sendable {
     var descriptorWait: TimeInterval?
 }
 
+extension FetchResult {
+    /// A path that was never requested: its host gave no address (`failure` says why).
+    init(unreachable target: FetchTarget, failure: FetchFailure) {
+        self.init(
+            target: target, address: nil, attempts: 1,
+            timings: PathReport.Timings(connectMs: nil, tlsMs: nil, firstByteMs: nil, totalMs: 0), tls: nil,
+            response: nil, failure: failure)
+    }
+}
+
 /// A response head and the body read (at most the size cap).
 struct FetchedResponse: Sendable {
     var status: Int

@@ -16,10 +16,13 @@ final class HTTPSFetcher: Sendable {
     private let sslContext: NIOSSLContext
     /// Checks TLS chains: purpose TLS server; the host is set per connection.
     private let verifier: Verifier
+    /// `--rate`: every attempt (a connection and its request) takes a slot first.
+    private let pacer: RequestPacer?
 
     init(group: any EventLoopGroup, configuration: AuditConfiguration, trust: TrustStore) throws {
         self.group = group
         self.configuration = configuration
+        pacer = configuration.rate.map(RequestPacer.init(rate:))
         var tls = TLSConfiguration.makeClientConfiguration()
         // The verification callback below replaces BoringSSL's chain check and checks the host
         // itself, so BoringSSL needs no roots of its own.
@@ -45,6 +48,22 @@ final class HTTPSFetcher: Sendable {
     /// after a connection error.
     private func attempt(
         _ target: FetchTarget, on eventLoop: any EventLoop, number: Int, waitingSince: NIODeadline? = nil
+    ) -> EventLoopFuture<FetchResult> {
+        if let pacer {
+            // Wait for this request's slot under --rate; its timeout starts after.
+            let slot = pacer.reserve()
+            if slot > .now() {
+                return eventLoop.flatScheduleTask(deadline: slot) {
+                    self.attemptNow(target, on: eventLoop, number: number, waitingSince: waitingSince)
+                }.futureResult
+            }
+        }
+        return attemptNow(target, on: eventLoop, number: number, waitingSince: waitingSince)
+    }
+
+    /// ``attempt(_:on:number:waitingSince:)`` once its `--rate` slot has come.
+    private func attemptNow(
+        _ target: FetchTarget, on eventLoop: any EventLoop, number: Int, waitingSince: NIODeadline?
     ) -> EventLoopFuture<FetchResult> {
         let promise = eventLoop.makePromise(of: FetchResult.self)
         let startedAt = NIODeadline.now()
@@ -127,6 +146,10 @@ final class HTTPSFetcher: Sendable {
                 state.finish(failure: .connection("cannot use the address \(address): \(error)"))
                 return
             }
+        } else if let addresses = target.addresses {
+            // Looked up once for the domain (HostResolver): Happy Eyeballs over those, no lookup.
+            connected = bootstrap.resolver(ResolvedAddresses(addresses: addresses, eventLoop: eventLoop))
+                .connect(host: target.host, port: target.port)
         } else {
             connected = bootstrap.connect(host: target.host, port: target.port)
         }

@@ -111,6 +111,9 @@ extension AASACommand {
         @OptionGroup(title: "Large scans (docs/audit.md)")
         var largeScan: LargeScanOptions
 
+        @OptionGroup(title: "Politeness (docs/audit.md)")
+        var politeness: PolitenessOptions
+
         /// The body cap: `--max-input-size` or `--max-bytes`.
         private var bodyCap: Int { limits.givenInputSize ?? maxBytes }
 
@@ -173,7 +176,9 @@ extension AASACommand {
                     maximumBodySize: bodyCap, limits: limits.values.library,
                     resolve: try resolve.map(ResolveRule.parse),
                     checkCDN: cdn,
-                    cdnBaseURL: cdnBaseURL, userAgent: "aasa-audit/\(AASAVersion.number)")
+                    cdnBaseURL: cdnBaseURL, userAgent: "aasa-audit/\(AASAVersion.number)",
+                    resolverThreads: min(self.concurrency, 256), rate: politeness.rate,
+                    maximumPerAddress: politeness.maximumPerAddress)
                 source = try DomainSource(arguments: domains, file: domainsFile)
                 source?.selection = largeScan.selection(log)
                 do {
