@@ -105,7 +105,8 @@ public final class Auditor: Sendable {
         let origin = route(domain, on: eventLoop).flatMap { route in
             self.fetchOrigin(domain, route: route, on: eventLoop)
         }
-        let cdnResult: EventLoopFuture<FetchResult?> = cdnFetch.map { $0.map(Optional.some) }
+        let cdnResult: EventLoopFuture<FetchResult?> =
+            cdnFetch.map { $0.map(Optional.some) }
             ?? eventLoop.makeSucceededFuture(nil)
         return origin.and(cdnResult).flatMap { paths, cdn in
             self.threadPool.runIfActive(eventLoop: eventLoop) {

@@ -3,9 +3,9 @@ import NIOCore
 import NIOPosix
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Looks host names up with the system resolver (`getaddrinfo`: /etc/hosts and DNS as
@@ -72,9 +72,9 @@ final class HostResolver: Sendable {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         #if canImport(Glibc)
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         #else
-        hints.ai_socktype = SOCK_STREAM
+            hints.ai_socktype = SOCK_STREAM
         #endif
         hints.ai_protocol = Int32(IPPROTO_TCP)
         var list: UnsafeMutablePointer<addrinfo>?

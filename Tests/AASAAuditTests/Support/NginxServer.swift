@@ -114,6 +114,10 @@ final class NginxServer: @unchecked Sendable {
 
     deinit { stop() }
 
+    /// The access log of the paced-N.example.com hosts: one line per request,
+    /// `msec request_time connection_time connection host server_addr uri`.
+    var pacedLog: URL { directory.appendingPathComponent("paced.log") }
+
     /// Stops nginx (and its watchdog) and removes the directory. Safe to call more than once.
     func stop() {
         guard !stopped else { return }
@@ -332,6 +336,20 @@ enum NginxConfig {
                     location = /a/v1/hostile.example.com { \(Fixtures.hostileCDN) return 404; }
                     location /a/v1/ { \(failure) return 404; }
             """)
+        // paced-N.example.com: /.well-known sends 3 KB at 6 KB/s (about half a second), logging
+        // when each connection began and each request ended (politeness tests, issue #17).
+        servers += """
+                server {
+                    listen 127.0.0.1:\(port) ssl;
+                    server_name ~^paced-[0-9]+\\.example\\.com$;
+                    ssl_certificate \(directory)/wildcard.chain.pem;
+                    ssl_certificate_key \(certs)/leaf-wildcard.key;
+                    access_log \(directory)/paced.log paced;
+                    \(wellKnown) \(serve("paced.json", as: "application/json", extra: "limit_rate 6k;"))
+                    location / { return 404; }
+                }
+
+            """
         servers += server(.hostile, Fixtures.hostileLocations(wellKnown: wellKnown, root: root, serve: serve))
         servers += server(.hostileHeader, Fixtures.hostileHeaderLocation(wellKnown: wellKnown, serve: serve))
         return """
@@ -343,6 +361,7 @@ enum NginxConfig {
             events { worker_connections 1024; }
             http {
                 access_log off;
+                log_format paced '$msec $request_time $connection_time $connection $host $server_addr $uri';
                 client_body_temp_path \(directory)/tmp/body;
                 proxy_temp_path \(directory)/tmp/proxy;
                 fastcgi_temp_path \(directory)/tmp/fastcgi;
@@ -403,6 +422,7 @@ enum Fixtures {
         try Data(components.utf8).write(to: file("large.json"))
         // 20 KB of leading spaces, then the JSON: at 200 bytes a second, 100 s.
         try (Data(repeating: 0x20, count: 20_000) + plain).write(to: file("slow.json"))
+        try (Data(repeating: 0x20, count: 3_000) + plain).write(to: file("paced.json"))
         // TLS certificate chains (leaf, then the intermediate when it has one).
         let chain = try Data(contentsOf: URL(fileURLWithPath: TestPaths.cert("chain.pem")))
         for (name, leaf, withChain) in [
