@@ -36,8 +36,17 @@ final class HTTPSFetcher: Sendable {
 
     /// Fetches `target` on `eventLoop`, trying again after connection errors.
     func fetch(_ target: FetchTarget, on eventLoop: any EventLoop) -> EventLoopFuture<FetchResult> {
-        if eventLoop.inEventLoop { return attempt(target, on: eventLoop, number: 1) }
-        return eventLoop.flatSubmit { self.attempt(target, on: eventLoop, number: 1) }
+        let result =
+            eventLoop.inEventLoop
+            ? attempt(target, on: eventLoop, number: 1)
+            : eventLoop.flatSubmit { self.attempt(target, on: eventLoop, number: 1) }
+        // Through a proxy, the address connected to is the proxy's; the domain's is unknown.
+        guard configuration.proxy.proxy(forHost: target.host) != nil else { return result }
+        return result.map { fetched in
+            var fetched = fetched
+            fetched.address = nil
+            return fetched
+        }
     }
 
     /// One attempt, then what follows its failure: a wait for a file descriptor (the same
@@ -87,7 +96,11 @@ final class HTTPSFetcher: Sendable {
     private func startAttempt(
         _ target: FetchTarget, on eventLoop: any EventLoop, number: Int, promise: EventLoopPromise<FetchResult>
     ) {
-        let address = configuration.resolve.address(forHost: target.host, port: target.port)
+        // Directly, or through a CONNECT tunnel (ProxyConfiguration.swift): --resolve applies
+        // to the host connected to.
+        let route = ConnectionRoute(to: target, configuration: configuration)
+        let tunnel = route.tunnel(to: target, userAgent: configuration.userAgent)
+        let address = route.address
         let state = FetchState(
             target: target, attempt: number, promise: promise, maximumBodySize: configuration.maximumBodySize,
             userAgent: configuration.userAgent, timeout: configuration.timeout, address: address)
@@ -110,6 +123,7 @@ final class HTTPSFetcher: Sendable {
                             verdict.succeed(observation.report.verified ? .certificateVerified : .failed)
                         })
                     let sync = channel.pipeline.syncOperations
+                    if let tunnel { try sync.addHandler(ProxyTunnelHandler(tunnel)) }
                     try sync.addHandler(tlsHandler)
                     try sync.addHTTPClientHandlers()
                     try sync.addHandler(FetchHandler(state: state))
@@ -122,13 +136,13 @@ final class HTTPSFetcher: Sendable {
         let connected: EventLoopFuture<any Channel>
         if let address {
             do {
-                connected = bootstrap.connect(to: try SocketAddress(ipAddress: address, port: target.port))
+                connected = bootstrap.connect(to: try SocketAddress(ipAddress: address, port: route.connect.port))
             } catch {
-                state.finish(failure: .connection("cannot use the address \(address): \(error)"))
+                state.finish(failure: route.connectFailure(.connection("cannot use the address \(address): \(error)")))
                 return
             }
         } else {
-            connected = bootstrap.connect(host: target.host, port: target.port)
+            connected = bootstrap.connect(host: route.connect.host, port: route.connect.port)
         }
         connected.whenComplete { result in
             let state = boundState.value
@@ -138,7 +152,9 @@ final class HTTPSFetcher: Sendable {
                 state.remoteAddress = channel.remoteAddress?.ipAddress ?? state.remoteAddress
                 if state.isFinished { channel.close(promise: nil) }
             case .failure(let error):
-                state.finish(failure: Self.classifyConnectError(error, target: target, state: state))
+                state.finish(
+                    failure: route.connectFailure(Self.classifyConnectError(error, target: route.connect, state: state))
+                )
             }
         }
     }
@@ -379,6 +395,7 @@ private final class FetchHandler: ChannelInboundHandler, RemovableChannelHandler
     }
 
     private func classify(_ error: any Error) -> FetchFailure {
+        if let tunnel = error as? ProxyTunnelError { return tunnel.failure }
         if let code = DescriptorShortage.code(in: error) { return .descriptorLimit(errno: code, waited: 0) }
         if state.handshakeAt == nil {
             if let code = state.tls?.descriptorShortage { return .descriptorLimit(errno: code, waited: 0) }

@@ -114,7 +114,7 @@ final class AuditPrinter {
             }
             if notAuditedDomains > 0 {
                 lines.append(
-                    "\(notAuditedDomains) domain\(notAuditedDomains == 1 ? " was" : "s were") not audited: this machine ran out of file descriptors, which says nothing about \(notAuditedDomains == 1 ? "it" : "them") (exit status 2)"
+                    "\(notAuditedDomains) domain\(notAuditedDomains == 1 ? " was" : "s were") not audited: this machine ran out of file descriptors or the proxy could not be used, which says nothing about \(notAuditedDomains == 1 ? "it" : "them") (exit status 2)"
                 )
             }
             if otherShards > 0 {

@@ -81,6 +81,9 @@ extension AASACommand {
                 valueName: "host:port:address"))
         var resolve: [String] = []
 
+        @OptionGroup(title: "Proxy (docs/audit.md#proxies)")
+        var proxy: ProxyOptions
+
         @Flag(help: "Also fetch Apple's CDN copy and compare it with the origin's.")
         var cdn = false
 
@@ -151,6 +154,7 @@ extension AASACommand {
                 throw ValidationError("--cdn-base-url is used only with --cdn: add --cdn")
             }
             try largeScan.validate(format: format.value)
+            _ = try proxy.configuration()
             if let atTime, TimeArgument.parse(atTime) == nil {
                 throw ValidationError(
                     "--at '\(atTime)' is not a time: give ISO 8601 (2025-01-01T00:00:00Z or 2025-01-01) or Unix seconds"
@@ -171,7 +175,7 @@ extension AASACommand {
                     checkTime: atTime.flatMap(TimeArgument.parse), timeout: timeout, retries: retries,
                     descriptorWait: timeout,
                     maximumBodySize: bodyCap, limits: limits.values.library,
-                    resolve: try resolve.map(ResolveRule.parse),
+                    resolve: try resolve.map(ResolveRule.parse), proxy: try proxy.configuration(),
                     checkCDN: cdn,
                     cdnBaseURL: cdnBaseURL, userAgent: "aasa-audit/\(AASAVersion.number)")
                 source = try DomainSource(arguments: domains, file: domainsFile)
