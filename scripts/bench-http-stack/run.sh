@@ -83,8 +83,9 @@ for mix in file none; do
     printf '%-5s %-11s %8.2f %10s %7s %8s  %s\n' "$mix" curl-multi "$s" "$(rate "$count" "$s")" \
         "$(cpu "$work/curl.time")" "$(rss_mib "$work/curl.time")" "$(cat "$work/curl.out")"
 
-    /usr/bin/time -v -o "$work/aasa.time" "$aasa" audit --domains-file "$work/domains-$mix.txt" \
-        --resolve "*:*:127.0.0.1" --ca-file certs/ca-bundle.pem --no-system-roots --proxy '' \
+    /usr/bin/time -v -o "$work/aasa.time" env -u https_proxy -u HTTPS_PROXY -u all_proxy -u ALL_PROXY \
+        "$aasa" audit --domains-file "$work/domains-$mix.txt" \
+        --resolve "*:*:127.0.0.1" --ca-file certs/ca-bundle.pem --no-system-roots \
         --concurrency "$concurrency" --format jsonl --no-progress > "$work/aasa.jsonl" || true
     s=$(seconds "$work/aasa.time")
     verdicts=$(python3 -c "import json,collections,sys; print(dict(collections.Counter(json.loads(l)['verdict'] for l in open(sys.argv[1]))))" "$work/aasa.jsonl")
