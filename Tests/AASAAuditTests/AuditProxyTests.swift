@@ -130,6 +130,11 @@ struct AuditProxyTests {
                 #expect(text.status == 2, "\(text)")
                 #expect(text.stdoutText.contains("\(server.domain(.plain)): not-audited"), "\(text)")
                 #expect(text.stdoutText.contains("[local-proxy-failure]"))
+                #expect(
+                    text.stdoutText.contains(
+                        "1 domain was not audited: the proxy could not be used, which says nothing about it (exit status 2)"
+                    ),
+                    "\(text)")
                 #expect(!text.stdoutText.contains("hunter2") && !text.stderr.contains("hunter2"))
             }
         }
