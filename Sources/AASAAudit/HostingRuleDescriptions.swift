@@ -35,7 +35,7 @@ extension HostingRules {
         "local-descriptor-limit":
             "Fires when the machine running the audit had no file descriptor free to open a connection (`Too many open files`: EMFILE, the process's open-file limit, or ENFILE, the system's table), and none came free while the request waited for one (up to `--timeout`, backing off from 10 ms to 250 ms; the waits are not retries and do not use up `--retries`).",
         "local-proxy-failure":
-            "Fires when the audit goes through a proxy (`--proxy`, or `https_proxy`/`HTTPS_PROXY`/`all_proxy`/`ALL_PROXY` in the environment) and the proxy could not be used for the domain: it cannot be reached (refused, no such name, reset), it closed the connection before it answered the `CONNECT`, it did not answer in HTTP, or it refused the tunnel with a status other than 2xx or 5xx (`407 Proxy Authentication Required`, `403 Forbidden`, …). The message names the proxy (never its credentials) and quotes its status line with every control escaped.",
+            "Fires when the audit goes through a proxy (`--proxy`, or `https_proxy`/`HTTPS_PROXY`/`all_proxy`/`ALL_PROXY` in the environment) and the proxy could not be used for the domain: it cannot be reached (refused, no such name, reset), it closed the connection before it answered the `CONNECT`, it did not answer in HTTP, or it refused the tunnel with a status other than 2xx or 5xx (`407 Proxy Authentication Required`, `403 Forbidden`, …). The message names the proxy (never its credentials) and quotes its status line (controls escaped in text output).",
     ]
 }
 

@@ -1,4 +1,3 @@
-import AASA
 import Foundation
 import NIOCore
 
@@ -9,8 +8,8 @@ import NIOCore
 /// After that it passes everything through unchanged.
 ///
 /// A proxy that refuses, closes or sends something that is not HTTP fails the fetch with a
-/// ``ProxyTunnelError``, whose text names the proxy and quotes its status line escaped (the
-/// proxy's text is not trusted).
+/// ``ProxyTunnelError``, whose text names the proxy and quotes its status line (the proxy's
+/// text is not trusted: cut to 160 characters here, escaped by the text output).
 final class ProxyTunnelHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -67,6 +66,17 @@ final class ProxyTunnelHandler: ChannelInboundHandler {
         }
         guard var buffer = header else { return }
         let view = buffer.readableBytesView
+        let start: [UInt8] = Array(view.prefix(5))
+        let expected: [UInt8] = Array("HTTP/".utf8.prefix(start.count))
+        if start != expected {
+            // Not HTTP from its first bytes (a TLS port, an SSH banner): no need to wait for more.
+            let line = String(decoding: view.prefix(160).prefix(while: { $0 != 0x0D && $0 != 0x0A }), as: UTF8.self)
+            fail(
+                context,
+                "the proxy \(request.proxy) did not answer the CONNECT for \(request.authority) in HTTP: \(Self.quote(line))"
+            )
+            return
+        }
         guard let end = Self.headerEnd(in: view) else {
             if buffer.readableBytes > Self.maximumHeaderSize {
                 fail(context, "the proxy \(request.proxy) sent an answer header over \(Self.maximumHeaderSize) bytes")
@@ -168,10 +178,12 @@ final class ProxyTunnelHandler: ChannelInboundHandler {
         return code
     }
 
-    /// The proxy's line in quotes, cut to 160 characters and with every control escaped.
+    /// The proxy's line in quotes, cut to 160 characters. Its controls stay as they are, as
+    /// for every text a server sends: the text output escapes them (TerminalText), and JSON
+    /// keeps the exact string.
     static func quote(_ line: String) -> String {
         let cut = line.count > 160 ? String(line.prefix(160)) + "…" : line
-        return "'\(TerminalText.line(cut))'"
+        return "'\(cut)'"
     }
 }
 

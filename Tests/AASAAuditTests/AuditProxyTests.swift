@@ -186,6 +186,55 @@ struct AuditProxyTests {
         }
     }
 
+    @Test func aHostileProxysStatusLineCannotForgeTheTextReport() throws {
+        try withNginx { server in
+            let line = "HTTP/1.1 403 \u{1B}]0;pwned\u{7}\u{1B}[2J\u{202E}\u{9B}31mok"
+            let proxy = try ScriptedProxy(reply: Array("\(line)\r\nX: y\r\n\r\n".utf8))
+            defer { proxy.stop() }
+            let text = Self.aasa(
+                ["audit", "--retries", "0", server.domain(.plain), "--proxy", proxy.url] + server.directOptions)
+            #expect(text.status == 2, "\(text)")
+            #expect(AuditHostileTextTests.violations(text.stdoutText).isEmpty, "\(text.stdoutText)")
+            #expect(
+                text.stdoutText.contains("'HTTP/1.1 403 \\u{1B}]0;pwned\\u{7}\\u{1B}[2J\\u{202E}\\u{9B}31mok'"),
+                "\(text.stdoutText)")
+            // JSON keeps the exact line.
+            let json = audit(server, [server.domain(.plain), "--proxy", proxy.url])
+            try expectNotAudited(json, server.domain(.plain), containing: ["'\(line)'"])
+            // Both paths asked for the tunnel, by name, with no credentials.
+            let requests = proxy.requests
+            #expect(requests.count == 4, "\(requests)")
+            for request in requests {
+                #expect(
+                    request.hasPrefix("CONNECT \(server.domain(.plain)) HTTP/1.1\r\nHost: \(server.domain(.plain))\r\n")
+                )
+                #expect(!request.contains("Proxy-Authorization"))
+            }
+        }
+    }
+
+    @Test func aProxyThatClosesOrDoesNotSpeakHTTPIsTheProxysFailure() throws {
+        try withNginx { server in
+            let silent = try ScriptedProxy(reply: [])
+            defer { silent.stop() }
+            let closed = audit(server, [server.domain(.plain), "--proxy", silent.url])
+            try expectNotAudited(
+                closed, server.domain(.plain),
+                containing: [
+                    "the proxy \(silent.url) closed the connection without answering the CONNECT for \(server.domain(.plain))"
+                ])
+            // A TLS alert, as a TLS port would send: refused at its first byte.
+            let tls = try ScriptedProxy(reply: [0x15, 0x03, 0x01, 0x00, 0x02, 0x02, 0x46])
+            defer { tls.stop() }
+            let binary = audit(server, [server.domain(.plain), "--proxy", tls.url])
+            try expectNotAudited(
+                binary, server.domain(.plain),
+                containing: [
+                    "the proxy \(tls.url) did not answer the CONNECT for \(server.domain(.plain)) in HTTP: '\u{15}\u{3}\u{1}"
+                ])
+        }
+    }
+
     @Test func unsupportedProxiesAreUsageErrorsWithOneLine() throws {
         try withNginx { server in
             let https = audit(server, [server.domain(.plain), "--proxy", "https://u:pw@127.0.0.1:1"])
