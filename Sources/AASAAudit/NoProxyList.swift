@@ -4,7 +4,8 @@ import Foundation
 /// matches them (CURLOPT_NOPROXY):
 ///
 /// - entries are separated by commas (and spaces); empty entries are ignored;
-/// - `*` alone bypasses the proxy for every host;
+/// - `*` bypasses the proxy for every host (curl documents it as the whole list; here it may
+///   also be one entry among others);
 /// - a name matches itself and every name below it: `example.com` and `.example.com` (the
 ///   leading dot is optional) both match `example.com` and `www.example.com`, never
 ///   `badexample.com`; case and a trailing dot do not matter;

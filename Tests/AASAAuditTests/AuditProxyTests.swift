@@ -98,6 +98,25 @@ struct AuditProxyTests {
         }
     }
 
+    @Test func resolveAppliesToTheProxyNotToTheProxiedDomain() throws {
+        try withNginx { server in
+            try withTinyproxy { proxy in
+                // Nothing listens on 127.0.0.2: a connection that used this rule would be refused.
+                let elsewhere = ["--resolve", "*.example.com:*:127.0.0.2"]
+                let direct = audit(server, [server.domain(.plain), "--proxy", ""] + elsewhere)
+                #expect(direct.status == 1, "\(direct)")
+                let refused = try outcomes(direct)
+                #expect(refused == [server.domain(.plain): "broken [\"connection-failed\", \"no-file\"]"])
+                // Through the proxy the rule is not used: the proxy resolves the name.
+                let proxied = audit(server, [server.domain(.plain), "--proxy", proxy.url] + elsewhere)
+                #expect(proxied.status == 0, "\(proxied)")
+                let tunnelled = try outcomes(proxied)
+                #expect(tunnelled == [server.domain(.plain): "current []"])
+                #expect(proxy.tunnels == [server.domain(.plain), server.domain(.plain)])
+            }
+        }
+    }
+
     @Test func basicAuthenticationRightWrongAndMissing() throws {
         try withNginx { server in
             try withTinyproxy(.init(basicAuth: ("alice", "s3cret"))) { proxy in
