@@ -104,6 +104,7 @@ final class HTTPSFetcher: Sendable {
         let state = FetchState(
             target: target, attempt: number, promise: promise, maximumBodySize: configuration.maximumBodySize,
             userAgent: configuration.userAgent, timeout: configuration.timeout, address: address)
+        state.route = route
         let boundState = NIOLoopBound(state, eventLoop: eventLoop)
         let sslContext = self.sslContext
         var verifier = self.verifier
@@ -233,6 +234,8 @@ private final class FetchState {
     var truncated = false
     var isFinished = false
     var timer: Scheduled<Void>?
+    /// Direct or through a proxy: a timeout before the tunnel is open names the proxy.
+    var route: ConnectionRoute?
 
     init(
         target: FetchTarget, attempt: Int, promise: EventLoopPromise<FetchResult>, maximumBodySize: Int,
@@ -264,7 +267,10 @@ private final class FetchState {
         guard !isFinished else { return }
         let seconds = timeout == timeout.rounded() ? String(Int(timeout)) : String(timeout)
         let phase: String
-        if connectedAt == nil {
+        if connectedAt == nil, let failure = route?.timeoutBeforeTunnel(seconds: seconds, connected: channel != nil) {
+            finish(failure: failure)
+            return
+        } else if connectedAt == nil {
             phase = "connecting"
         } else if handshakeAt == nil {
             phase = "the TLS handshake"

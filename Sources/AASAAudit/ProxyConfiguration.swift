@@ -80,6 +80,20 @@ struct ConnectionRoute {
         proxy.map { ProxyTunnelHandler.Request(proxy: $0, target: target, userAgent: userAgent) }
     }
 
+    /// The failure when the timeout runs out before the tunnel is open (nil without a proxy):
+    /// no TCP connection to the proxy is the proxy's failure, as a refused one is; a proxy that
+    /// has not answered the CONNECT may be waiting for the domain (a proxy answers at once when
+    /// it cannot connect), so that is the domain's timeout, naming the proxy.
+    func timeoutBeforeTunnel(seconds: String, connected: Bool) -> FetchFailure? {
+        guard let proxy else { return nil }
+        guard connected else {
+            return .proxy("cannot use the proxy \(proxy): no connection to it within \(seconds) s")
+        }
+        return .timeout(
+            "no complete answer within \(seconds) s: gave up while waiting for the proxy \(proxy) to open the tunnel (it had not answered the CONNECT)"
+        )
+    }
+
     /// A failure to connect, as the report says it: about the proxy when the connection was to
     /// the proxy (not the domain's fault), unchanged otherwise. A shortage of descriptors stays
     /// one.

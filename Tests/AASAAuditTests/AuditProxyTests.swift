@@ -254,6 +254,22 @@ struct AuditProxyTests {
         }
     }
 
+    @Test func aProxyThatNeverAnswersTheConnectIsATimeoutNamingTheProxy() throws {
+        try withNginx { server in
+            let mute = try ScriptedProxy(reply: nil)
+            defer { mute.stop() }
+            let result = audit(server, [server.domain(.plain), "--proxy", mute.url, "--timeout", "1"])
+            #expect(result.status == 1, "\(result)")
+            let found = try outcomes(result)
+            #expect(found == [server.domain(.plain): "broken [\"no-file\", \"timeout\", \"timeout\"]"], "\(result)")
+            #expect(
+                result.stdoutText.contains(
+                    "no complete answer within 1 s: gave up while waiting for the proxy \(mute.url) to open the tunnel (it had not answered the CONNECT)"
+                ), "\(result.stdoutText)")
+            #expect(mute.requests.count == 2)
+        }
+    }
+
     @Test func unsupportedProxiesAreUsageErrorsWithOneLine() throws {
         try withNginx { server in
             let https = audit(server, [server.domain(.plain), "--proxy", "https://u:pw@127.0.0.1:1"])

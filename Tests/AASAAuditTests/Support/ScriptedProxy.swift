@@ -1,14 +1,16 @@
 import Foundation
 
 /// A stand-in for a hostile or broken proxy on 127.0.0.1: for every connection it reads the
-/// request header (up to the blank line), keeps it, sends `reply` (possibly nothing) and closes.
+/// request header (up to the blank line), keeps it, sends `reply` (possibly nothing) and closes;
+/// with no `reply` (nil), it answers nothing and keeps the connection open until ``stop()``.
 /// For what tinyproxy never does: a status line full of terminal controls, a non-HTTP answer,
 /// a close without an answer.
 final class ScriptedProxy: @unchecked Sendable {
     // @unchecked: `requests` is guarded by `lock`; the socket is closed once, by `stop()`.
     let port: Int
     private let listener: Int32
-    private let reply: [UInt8]
+    private let reply: [UInt8]?
+    private var held: [Int32] = []
     private let lock = NSLock()
     private var received: [String] = []
     private var stopped = false
@@ -19,7 +21,7 @@ final class ScriptedProxy: @unchecked Sendable {
     /// The request headers received so far.
     var requests: [String] { lock.withLock { received } }
 
-    init(reply: [UInt8]) throws {
+    init(reply: [UInt8]?) throws {
         self.reply = reply
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw NginxServer.ServerError("socket: \(String(cString: strerror(errno)))") }
@@ -54,6 +56,7 @@ final class ScriptedProxy: @unchecked Sendable {
         guard first else { return }
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
+        lock.withLock { held.forEach { close($0) } }
     }
 
     private func serve() {
@@ -68,6 +71,10 @@ final class ScriptedProxy: @unchecked Sendable {
                 header += chunk[0..<count]
             }
             lock.withLock { received.append(String(decoding: header, as: UTF8.self)) }
+            guard let reply else {
+                lock.withLock { held.append(connection) }
+                continue
+            }
             _ = reply.withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
             close(connection)
         }
