@@ -36,17 +36,8 @@ final class HTTPSFetcher: Sendable {
 
     /// Fetches `target` on `eventLoop`, trying again after connection errors.
     func fetch(_ target: FetchTarget, on eventLoop: any EventLoop) -> EventLoopFuture<FetchResult> {
-        let result =
-            eventLoop.inEventLoop
-            ? attempt(target, on: eventLoop, number: 1)
-            : eventLoop.flatSubmit { self.attempt(target, on: eventLoop, number: 1) }
-        // Through a proxy, the address connected to is the proxy's; the domain's is unknown.
-        guard configuration.proxy.proxy(forHost: target.host) != nil else { return result }
-        return result.map { fetched in
-            var fetched = fetched
-            fetched.address = nil
-            return fetched
-        }
+        if eventLoop.inEventLoop { return attempt(target, on: eventLoop, number: 1) }
+        return eventLoop.flatSubmit { self.attempt(target, on: eventLoop, number: 1) }
     }
 
     /// One attempt, then what follows its failure: a wait for a file descriptor (the same
@@ -234,7 +225,8 @@ private final class FetchState {
     var truncated = false
     var isFinished = false
     var timer: Scheduled<Void>?
-    /// Direct or through a proxy: a timeout before the tunnel is open names the proxy.
+    /// Direct or through a proxy (then the address is the proxy's and is not reported, and a
+    /// timeout before the tunnel is open names the proxy).
     var route: ConnectionRoute?
 
     init(
@@ -302,7 +294,8 @@ private final class FetchState {
             totalMs: milliseconds(.now()) ?? 0)
         promise.succeed(
             FetchResult(
-                target: target, address: remoteAddress, attempts: attempt, timings: timings, tls: tls,
+                target: target, address: route?.proxy == nil ? remoteAddress : nil, attempts: attempt, timings: timings,
+                tls: tls,
                 response: response, failure: failure))
     }
 }
