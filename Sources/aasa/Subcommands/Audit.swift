@@ -19,11 +19,13 @@ extension AASACommand {
                 --ca-file), then runs what 'aasa check' runs on the file iOS would use: detect, verify when \
                 signed (and whether the signer is the domain's TLS identity), lint, deprecation report. \
                 Hosting findings have their own rule IDs (docs/rules.md). With --cdn, also compares Apple's CDN \
-                copy. Guide: docs/audit.md.
+                copy. Through an HTTP proxy (CONNECT) with --proxy, or https_proxy/HTTPS_PROXY and NO_PROXY as \
+                curl reads them. Guide: docs/audit.md.
 
                 Exit status: 0 no finding at or above --fail-on (default error); 1 findings at that level; \
                 2 a domain entry or a --ca-file/--domains-file/--resume file cannot be read or used, or a domain was not \
-                audited because this machine ran out of file descriptors (the other domains are still audited); \
+                audited because this machine ran out of file descriptors or the proxy could not be used (the other \
+                domains are still audited); \
                 64 usage error.
                 """,
             subcommands: [Summarize.self]
