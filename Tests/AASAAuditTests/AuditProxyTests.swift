@@ -284,7 +284,7 @@ struct AuditProxyTests {
     }
 
     /// `result` reports `domain` not-audited, with local-proxy-failure as its only finding and
-    /// a message holding each of `parts`, and exits 2.
+    /// a message holding each of `parts`, exits 2, and its JSON follows the audit schema.
     func expectNotAudited(_ result: TestProcess.Result, _ domain: String, containing parts: [String]) throws {
         #expect(result.status == 2, "\(result)")
         #expect(try outcomes(result) == [domain: "not-audited [\"local-proxy-failure\"]"], "\(result)")
@@ -292,5 +292,7 @@ struct AuditProxyTests {
         let message = (json.first?["diagnostics"] as? [[String: Any]])?.first?["message"] as? String ?? ""
         for part in parts { #expect(message.contains(part), "\(message)") }
         #expect(message.hasSuffix("this says nothing about the domain"), "\(message)")
+        let schema = SchemaValidation.json(result.stdout, schema: AuditJSONSchemaTests.schema)
+        #expect(schema.valid, "\(schema)")
     }
 }
