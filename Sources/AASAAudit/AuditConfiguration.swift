@@ -30,8 +30,11 @@ public struct AuditConfiguration: Sendable {
     public var maximumBodySize: Int
     /// The JSON depth and certificate count allowed in a fetched file.
     public var limits: InputLimits
-    /// Connections to these names go to these addresses (`--resolve`).
+    /// Connections to these names go to these addresses (`--resolve`). With a proxy, a rule
+    /// applies to the proxy's name, not to the proxied domains (as in curl).
     public var resolve: [ResolveRule]
+    /// The HTTP proxy to tunnel through, and the hosts that bypass it.
+    public var proxy: ProxyConfiguration
     /// Also fetch Apple's CDN copy and compare it with the origin's.
     public var checkCDN: Bool
     /// The CDN's base URL; the domain is appended (`--cdn-base-url`, for tests and mirrors).
@@ -51,7 +54,8 @@ public struct AuditConfiguration: Sendable {
         trust: TrustConfiguration = TrustConfiguration(), checkTime: Date? = nil, timeout: TimeInterval = 10,
         retries: Int = 2, retryDelay: TimeInterval = 0.25, descriptorWait: TimeInterval = 10,
         maximumBodySize: Int = defaultMaximumBodySize,
-        limits: InputLimits = .default, resolve: [ResolveRule] = [], checkCDN: Bool = false,
+        limits: InputLimits = .default, resolve: [ResolveRule] = [], proxy: ProxyConfiguration = .direct,
+        checkCDN: Bool = false,
         cdnBaseURL: String = appleCDNBaseURL, userAgent: String = "aasa-audit",
         threads: Int = ProcessInfo.processInfo.activeProcessorCount, resolverThreads: Int = 64,
         rate: Double? = nil, maximumPerAddress: Int? = nil
@@ -65,6 +69,7 @@ public struct AuditConfiguration: Sendable {
         self.maximumBodySize = maximumBodySize
         self.limits = limits
         self.resolve = resolve
+        self.proxy = proxy
         self.checkCDN = checkCDN
         self.cdnBaseURL = cdnBaseURL
         self.userAgent = userAgent

@@ -1,8 +1,8 @@
 import AASA
 
 /// A domain's verdict in an audit: `aasa check`'s verdict of its findings, or `not-audited`
-/// when this machine could not fetch it (it ran out of file descriptors), which says nothing
-/// about the domain.
+/// when this machine could not fetch it (it ran out of file descriptors, or its proxy could not
+/// be used), which says nothing about the domain.
 public enum AuditVerdict: String, Sendable, Codable, Hashable, CaseIterable {
     /// Current format, no errors.
     case current
@@ -13,7 +13,8 @@ public enum AuditVerdict: String, Sendable, Codable, Hashable, CaseIterable {
     /// Has errors: iOS gets no file, or rejects or ignores it or part of it.
     case broken
     /// Not audited: a local failure (no file descriptor free on the machine that runs the
-    /// audit, see ``HostingRules/localDescriptorLimit``). Audit the domain again.
+    /// audit, see ``HostingRules/localDescriptorLimit``, or a proxy that could not be used,
+    /// ``HostingRules/localProxyFailure``). Audit the domain again.
     case notAudited = "not-audited"
 
     /// The verdict `aasa check` gives the same findings.

@@ -131,7 +131,11 @@ public final class Auditor: Sendable {
     }
 
     /// Where the domain's origin requests go: `--resolve`, or one lookup for all of them.
-    private func route(_ domain: AuditDomain, on eventLoop: any EventLoop) -> EventLoopFuture<DomainRoute> {
+    func route(_ domain: AuditDomain, on eventLoop: any EventLoop) -> EventLoopFuture<DomainRoute> {
+        if configuration.proxy.proxy(forHost: domain.host) != nil {
+            // The proxy looks the name up (CONNECT host:port); its address is not known here.
+            return eventLoop.makeSucceededFuture(.proxied)
+        }
         if let address = configuration.resolve.address(forHost: domain.host, port: domain.port) {
             return eventLoop.makeSucceededFuture(.configured(address))
         }

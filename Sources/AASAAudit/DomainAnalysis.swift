@@ -144,7 +144,7 @@ struct DomainAnalysis {
                 add(failure.rule, "\(fetch.target.authority): \(failure.message)", url: nil)
             case .timeout, .interrupted:
                 add(failure.rule, "\(url): \(failure.message)", url: url)
-            case .descriptorLimit:
+            case .descriptorLimit, .proxy:
                 return  // a not-audited report (build)
             }
             return

@@ -79,7 +79,7 @@ public struct PathReport: Sendable, Encodable {
     /// Whether the body is a signed (PKCS#7) file.
     public var signed: Bool
     /// Why no complete response came: `{ "rule": "tls-error" | "connection-failed" | "timeout" |
-    /// "local-descriptor-limit", "message": … }`.
+    /// "local-descriptor-limit" | "local-proxy-failure", "message": … }`.
     public var error: FetchError?
     /// Connection attempts made (more than 1 after connection errors).
     public var attempts: Int

@@ -10,6 +10,8 @@ enum DomainRoute: Sendable {
     case configured(String)
     /// The name gave no address: every origin path fails with this, without a connection.
     case failed(FetchFailure)
+    /// Through a proxy, which looks the name up itself: no address is known here.
+    case proxied
     /// The lookup had no file descriptor: the fetcher looks the name up itself, with its wait
     /// for a free descriptor (issue #15), rather than calling the domain unresolvable.
     case fetcherLookup
@@ -35,7 +37,7 @@ enum DomainRoute: Sendable {
         switch self {
         case .addresses(let found): return found.first?.ipAddress
         case .configured(let address): return address
-        case .failed, .fetcherLookup: return nil
+        case .failed, .fetcherLookup, .proxied: return nil
         }
     }
 

@@ -17,6 +17,11 @@ enum FetchFailure: Sendable, Error {
     /// still none after `waited` seconds of waiting: a local failure, never a finding on the
     /// domain (issue #15). The fetcher waits for a descriptor before it gives this.
     case descriptorLimit(errno: Int32, waited: TimeInterval)
+    /// The proxy could not be used: unreachable, closed, refused the tunnel (403, 407 and any
+    /// other answer but 2xx and 5xx) or did not speak HTTP. A local failure like
+    /// ``descriptorLimit``: the domain was not reached, so nothing is said about it. (A 5xx
+    /// answer, the proxy's word that it could not reach the domain, is a ``connection`` failure.)
+    case proxy(String)
 
     var rule: RuleID {
         switch self {
@@ -24,17 +29,22 @@ enum FetchFailure: Sendable, Error {
         case .connection, .interrupted: return HostingRules.connectionFailed
         case .timeout: return HostingRules.timeout
         case .descriptorLimit: return HostingRules.localDescriptorLimit
+        case .proxy: return HostingRules.localProxyFailure
         }
     }
 
     /// A failure of this machine, not of the domain: the domain was not audited.
     var isLocal: Bool {
-        if case .descriptorLimit = self { true } else { false }
+        switch self {
+        case .descriptorLimit, .proxy: true
+        default: false
+        }
     }
 
     var message: String {
         switch self {
         case .tls(let text), .connection(let text), .timeout(let text), .interrupted(let text): return text
+        case .proxy(let text): return "not audited: \(text); this says nothing about the domain"
         case .descriptorLimit(let code, let waited): return DescriptorShortage.message(errno: code, waited: waited)
         }
     }

@@ -106,10 +106,15 @@ final class HTTPSFetcher: Sendable {
     private func startAttempt(
         _ target: FetchTarget, on eventLoop: any EventLoop, number: Int, promise: EventLoopPromise<FetchResult>
     ) {
-        let address = configuration.resolve.address(forHost: target.host, port: target.port)
+        // Directly, or through a CONNECT tunnel (ProxyConfiguration.swift): --resolve applies
+        // to the host connected to.
+        let route = ConnectionRoute(to: target, configuration: configuration)
+        let tunnel = route.tunnel(to: target, userAgent: configuration.userAgent)
+        let address = route.address
         let state = FetchState(
             target: target, attempt: number, promise: promise, maximumBodySize: configuration.maximumBodySize,
             userAgent: configuration.userAgent, timeout: configuration.timeout, address: address)
+        state.route = route
         let boundState = NIOLoopBound(state, eventLoop: eventLoop)
         let sslContext = self.sslContext
         var verifier = self.verifier
@@ -129,6 +134,7 @@ final class HTTPSFetcher: Sendable {
                             verdict.succeed(observation.report.verified ? .certificateVerified : .failed)
                         })
                     let sync = channel.pipeline.syncOperations
+                    if let tunnel { try sync.addHandler(ProxyTunnelHandler(tunnel)) }
                     try sync.addHandler(tlsHandler)
                     try sync.addHTTPClientHandlers()
                     try sync.addHandler(FetchHandler(state: state))
@@ -141,17 +147,17 @@ final class HTTPSFetcher: Sendable {
         let connected: EventLoopFuture<any Channel>
         if let address {
             do {
-                connected = bootstrap.connect(to: try SocketAddress(ipAddress: address, port: target.port))
+                connected = bootstrap.connect(to: try SocketAddress(ipAddress: address, port: route.connect.port))
             } catch {
-                state.finish(failure: .connection("cannot use the address \(address): \(error)"))
+                state.finish(failure: route.connectFailure(.connection("cannot use the address \(address): \(error)")))
                 return
             }
-        } else if let addresses = target.addresses {
+        } else if route.proxy == nil, let addresses = target.addresses {
             // Looked up once for the domain (HostResolver): Happy Eyeballs over those, no lookup.
             connected = bootstrap.resolver(ResolvedAddresses(addresses: addresses, eventLoop: eventLoop))
                 .connect(host: target.host, port: target.port)
         } else {
-            connected = bootstrap.connect(host: target.host, port: target.port)
+            connected = bootstrap.connect(host: route.connect.host, port: route.connect.port)
         }
         connected.whenComplete { result in
             let state = boundState.value
@@ -161,7 +167,9 @@ final class HTTPSFetcher: Sendable {
                 state.remoteAddress = channel.remoteAddress?.ipAddress ?? state.remoteAddress
                 if state.isFinished { channel.close(promise: nil) }
             case .failure(let error):
-                state.finish(failure: Self.classifyConnectError(error, target: target, state: state))
+                state.finish(
+                    failure: route.connectFailure(Self.classifyConnectError(error, target: route.connect, state: state))
+                )
             }
         }
     }
@@ -240,6 +248,9 @@ private final class FetchState {
     var truncated = false
     var isFinished = false
     var timer: Scheduled<Void>?
+    /// Direct or through a proxy (then the address is the proxy's and is not reported, and a
+    /// timeout before the tunnel is open names the proxy).
+    var route: ConnectionRoute?
 
     init(
         target: FetchTarget, attempt: Int, promise: EventLoopPromise<FetchResult>, maximumBodySize: Int,
@@ -271,7 +282,10 @@ private final class FetchState {
         guard !isFinished else { return }
         let seconds = timeout == timeout.rounded() ? String(Int(timeout)) : String(timeout)
         let phase: String
-        if connectedAt == nil {
+        if connectedAt == nil, let failure = route?.timeoutBeforeTunnel(seconds: seconds, connected: channel != nil) {
+            finish(failure: failure)
+            return
+        } else if connectedAt == nil {
             phase = "connecting"
         } else if handshakeAt == nil {
             phase = "the TLS handshake"
@@ -303,7 +317,8 @@ private final class FetchState {
             totalMs: milliseconds(.now()) ?? 0)
         promise.succeed(
             FetchResult(
-                target: target, address: remoteAddress, attempts: attempt, timings: timings, tls: tls,
+                target: target, address: route?.proxy == nil ? remoteAddress : nil, attempts: attempt, timings: timings,
+                tls: tls,
                 response: response, failure: failure))
     }
 }
@@ -402,6 +417,7 @@ private final class FetchHandler: ChannelInboundHandler, RemovableChannelHandler
     }
 
     private func classify(_ error: any Error) -> FetchFailure {
+        if let tunnel = error as? ProxyTunnelError { return tunnel.failure }
         if let code = DescriptorShortage.code(in: error) { return .descriptorLimit(errno: code, waited: 0) }
         if state.handshakeAt == nil {
             if let code = state.tls?.descriptorShortage { return .descriptorLimit(errno: code, waited: 0) }

@@ -34,6 +34,8 @@ extension HostingRules {
             "Fires when (with `--cdn`) the CDN's copy means something else than the file the origin serves now (compared as for `root-file-differs`).\n\niOS 14 and later use the CDN copy, so a change at the origin is not seen until the CDN takes it.",
         "local-descriptor-limit":
             "Fires when the machine running the audit had no file descriptor free to open a connection (`Too many open files`: EMFILE, the process's open-file limit, or ENFILE, the system's table), and none came free while the request waited for one (up to `--timeout`, backing off from 10 ms to 250 ms; the waits are not retries and do not use up `--retries`).",
+        "local-proxy-failure":
+            "Fires when the audit goes through a proxy (`--proxy`, or `https_proxy`/`HTTPS_PROXY`/`all_proxy`/`ALL_PROXY` in the environment) and the proxy could not be used for the domain: it cannot be reached (refused, no such name, reset), it closed the connection before it answered the `CONNECT`, it did not answer in HTTP, or it refused the tunnel with a status other than 2xx or 5xx (`407 Proxy Authentication Required`, `403 Forbidden`, …). The message names the proxy (never its credentials) and quotes its status line (controls escaped in text output).",
     ]
 }
 
@@ -44,6 +46,6 @@ extension HostingRules {
         RuleMetadata(
             id: entry.id, severity: entry.severity, category: .hosting, summary: entry.summary,
             fullDescription: fullDescriptions[entry.id] ?? entry.summary,
-            since: entry.id == localDescriptorLimit ? "0.3.0" : "0.1.0", fix: nil)
+            since: entry.id == localDescriptorLimit || entry.id == localProxyFailure ? "0.3.0" : "0.1.0", fix: nil)
     }
 }

@@ -34,6 +34,9 @@ public enum HostingRules {
     /// Not a finding on the domain: this machine ran out of file descriptors, and the domain
     /// was not audited (its verdict is ``AuditVerdict/notAudited``).
     public static let localDescriptorLimit: RuleID = "local-descriptor-limit"
+    /// Not a finding on the domain: the proxy (`--proxy`, `HTTPS_PROXY`) could not be used,
+    /// and the domain was not audited (its verdict is ``AuditVerdict/notAudited``).
+    public static let localProxyFailure: RuleID = "local-proxy-failure"
 
     /// Every hosting rule, in the order docs/rules.md lists them.
     public static let all: [Entry] = [
@@ -104,6 +107,13 @@ public enum HostingRules {
                 "Not about the domain: the machine running the audit had no file descriptor free to connect, even after waiting; the domain is not-audited.",
             fix:
                 "Raise the open-file limit (ulimit -n), lower --concurrency or close what holds descriptors, then audit the domain again."
+        ),
+        Entry(
+            id: localProxyFailure, severity: .error,
+            summary:
+                "Not about the domain: the proxy could not be reached, closed, or refused the CONNECT tunnel (403, 407, ...); the domain is not-audited.",
+            fix:
+                "Check the proxy URL and its credentials (--proxy, HTTPS_PROXY) and that it allows CONNECT to port 443, or exempt the domain with NO_PROXY; then audit the domain again."
         ),
     ]
 

@@ -1,3 +1,4 @@
+import AASA
 import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
@@ -215,5 +216,37 @@ struct PolitenessUnitTests {
             lookupFailure: HostResolver.Failure(kind: .timeout, detail: ""), host: "a.example", timeout: 2.5)
         #expect(slow.failure?.message == "a.example did not resolve within 2.5 s")
         #expect(slow.failure?.rule == HostingRules.timeout)
+    }
+}
+
+/// Where a domain's requests go, decided once per domain (issue #17).
+struct DomainRouteTests {
+    func route(_ host: String, _ configuration: AuditConfiguration) throws -> DomainRoute {
+        let auditor = try Auditor(configuration: configuration)
+        defer { auditor.shutdown() }
+        return try auditor.route(AuditDomain(host: host), on: MultiThreadedEventLoopGroup.singleton.next()).wait()
+    }
+
+    static let noTrust = TrustConfiguration(useSystemRoots: false, anchors: [])
+
+    @Test func aProxiedDomainIsNotLookedUpHere() throws {
+        // The proxy resolves the name (CONNECT host:port); a local lookup would leak the scan
+        // to this machine's resolver, and fail where only the proxy reaches DNS.
+        let proxied = AuditConfiguration(
+            trust: Self.noTrust, proxy: ProxyConfiguration(proxy: ProxyURL(host: "127.0.0.1", port: 3128)))
+        guard case .proxied = try route("localhost", proxied) else {
+            Issue.record("a proxied domain was looked up locally")
+            return
+        }
+        // The same name without the proxy is looked up (from /etc/hosts).
+        let direct = try route("localhost", AuditConfiguration(trust: Self.noTrust))
+        #expect(direct.lookedUp?.contains { $0.ipAddress == "127.0.0.1" } == true, "\(direct)")
+        #expect(direct.slotAddress != nil)
+        // --resolve names the address without a lookup.
+        let configured = try route(
+            "localhost",
+            AuditConfiguration(
+                trust: Self.noTrust, resolve: [ResolveRule(host: "localhost", port: nil, address: "127.0.0.9")]))
+        #expect(configured.slotAddress == "127.0.0.9" && configured.lookedUp == nil)
     }
 }

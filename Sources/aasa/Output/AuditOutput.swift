@@ -20,7 +20,8 @@ final class AuditPrinter {
     private(set) var failedDomains = 0
     /// Findings of disabled rules, over every domain.
     private(set) var suppressed = 0
-    /// Domains this machine could not fetch (no file descriptor free): exit status 2.
+    /// Domains this machine could not fetch (no file descriptor free, or the proxy could not
+    /// be used): exit status 2.
     private(set) var notAuditedDomains = 0
     private var invalidEntries = 0
     /// Domains of the input left to other shards (`--shard`).
@@ -114,7 +115,7 @@ final class AuditPrinter {
             }
             if notAuditedDomains > 0 {
                 lines.append(
-                    "\(notAuditedDomains) domain\(notAuditedDomains == 1 ? " was" : "s were") not audited: this machine ran out of file descriptors, which says nothing about \(notAuditedDomains == 1 ? "it" : "them") (exit status 2)"
+                    "\(notAuditedDomains) domain\(notAuditedDomains == 1 ? " was" : "s were") not audited: \(notAuditedReason), which says nothing about \(notAuditedDomains == 1 ? "it" : "them") (exit status 2)"
                 )
             }
             if otherShards > 0 {
@@ -151,6 +152,18 @@ final class AuditPrinter {
             break
         case .sarif, .junit, .gitlab, .markdown:
             try reports.finish()
+        }
+    }
+
+    /// Why domains were not audited, from the local rules their reports hold.
+    private var notAuditedReason: String {
+        let descriptors = rules[HostingRules.localDescriptorLimit.rawValue, default: 0] > 0
+        let proxy = rules[HostingRules.localProxyFailure.rawValue, default: 0] > 0
+        switch (descriptors, proxy) {
+        case (true, false): return "this machine ran out of file descriptors"
+        case (false, true): return "the proxy could not be used"
+        case (true, true): return "this machine ran out of file descriptors or the proxy could not be used"
+        case (false, false): return "a failure of this machine"
         }
     }
 

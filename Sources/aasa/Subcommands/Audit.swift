@@ -19,11 +19,13 @@ extension AASACommand {
                 --ca-file), then runs what 'aasa check' runs on the file iOS would use: detect, verify when \
                 signed (and whether the signer is the domain's TLS identity), lint, deprecation report. \
                 Hosting findings have their own rule IDs (docs/rules.md). With --cdn, also compares Apple's CDN \
-                copy. Guide: docs/audit.md.
+                copy. Through an HTTP proxy (CONNECT) with --proxy, or https_proxy/HTTPS_PROXY and NO_PROXY as \
+                curl reads them. Guide: docs/audit.md.
 
                 Exit status: 0 no finding at or above --fail-on (default error); 1 findings at that level; \
                 2 a domain entry or a --ca-file/--domains-file/--resume file cannot be read or used, or a domain was not \
-                audited because this machine ran out of file descriptors (the other domains are still audited); \
+                audited because this machine ran out of file descriptors or the proxy could not be used (the other \
+                domains are still audited); \
                 64 usage error.
                 """,
             subcommands: [Summarize.self]
@@ -80,6 +82,9 @@ extension AASACommand {
                 "Connect to ADDRESS for HOST on PORT, keeping HOST for TLS and the Host header, as curl's --resolve (repeatable; HOST may be *.example.com or *, PORT may be *).",
                 valueName: "host:port:address"))
         var resolve: [String] = []
+
+        @OptionGroup(title: "Proxy (docs/audit.md#proxies)")
+        var proxy: ProxyOptions
 
         @Flag(help: "Also fetch Apple's CDN copy and compare it with the origin's.")
         var cdn = false
@@ -154,6 +159,7 @@ extension AASACommand {
                 throw ValidationError("--cdn-base-url is used only with --cdn: add --cdn")
             }
             try largeScan.validate(format: format.value)
+            _ = try proxy.configuration()
             if let atTime, TimeArgument.parse(atTime) == nil {
                 throw ValidationError(
                     "--at '\(atTime)' is not a time: give ISO 8601 (2025-01-01T00:00:00Z or 2025-01-01) or Unix seconds"
@@ -174,7 +180,7 @@ extension AASACommand {
                     checkTime: atTime.flatMap(TimeArgument.parse), timeout: timeout, retries: retries,
                     descriptorWait: timeout,
                     maximumBodySize: bodyCap, limits: limits.values.library,
-                    resolve: try resolve.map(ResolveRule.parse),
+                    resolve: try resolve.map(ResolveRule.parse), proxy: try proxy.configuration(),
                     checkCDN: cdn,
                     cdnBaseURL: cdnBaseURL, userAgent: "aasa-audit/\(AASAVersion.number)",
                     resolverThreads: min(self.concurrency, 256), rate: politeness.rate,

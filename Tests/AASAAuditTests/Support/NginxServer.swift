@@ -82,8 +82,12 @@ final class NginxServer: @unchecked Sendable {
     /// `--cdn-base-url` for the CDN stand-in.
     var cdnBaseURL: String { "https://\(Host.cdn.rawValue):\(port)/a/v1/" }
 
-    /// The options that keep every connection on 127.0.0.1 and trust only the test root.
-    var auditOptions: [String] {
+    /// The options that keep every connection on 127.0.0.1 and trust only the test root
+    /// (`--proxy ''`: direct, whatever proxy the test's environment names).
+    var auditOptions: [String] { directOptions + ["--proxy", ""] }
+
+    /// ``auditOptions`` without `--proxy ''`, for the tests of proxies.
+    var directOptions: [String] {
         ["--resolve", "*:*:127.0.0.1", "--ca-file", TestPaths.cert("ca-bundle.pem"), "--no-system-roots"]
     }
 
@@ -179,7 +183,7 @@ final class NginxServer: @unchecked Sendable {
     }
 
     /// Whether something accepts TCP connections on 127.0.0.1:port.
-    private static func accepts(port: Int) -> Bool {
+    static func accepts(port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
