@@ -12,7 +12,7 @@
 #   --slow-dns-ms MS  extra delay each way to and from the slow DNS server (default 250)
 #   --seed S          seed of the mix and of the jitter and loss (default 1)
 #
-# Needs root (network namespaces), /dev/net/tun, cc, python3, nginx, dnsmasq (Debian
+# Needs root (network namespaces), /dev/net/tun, a C compiler ($CC, cc, clang or gcc), python3, nginx, dnsmasq (Debian
 # dnsmasq-base) and openssl. Exits 77 when it cannot build the simulation here (not root, no
 # namespaces, a missing tool), with the reason on stderr; otherwise with COMMAND's status.
 #
@@ -85,9 +85,17 @@ cannot() {
 }
 [ "$(id -u)" -eq 0 ] || cannot "not root (network namespaces need root)"
 [ -c /dev/net/tun ] || cannot "no /dev/net/tun"
-for tool in cc ip python3 openssl; do
+for tool in ip python3 openssl; do
     command -v "$tool" >/dev/null || cannot "$tool is not installed"
 done
+compiler=""
+for candidate in "${CC:-}" cc clang gcc; do
+    if [ -n "$candidate" ] && command -v "$candidate" >/dev/null; then
+        compiler="$candidate"
+        break
+    fi
+done
+[ -n "$compiler" ] || cannot "no C compiler (cc, clang or gcc) for wan-delay.c"
 nginx_bin="${NGINX:-/usr/sbin/nginx}"
 dnsmasq_bin="${DNSMASQ:-/usr/sbin/dnsmasq}"
 [ -x "$nginx_bin" ] || cannot "nginx is not installed ($nginx_bin): scripts/ensure-deps.sh nginx"
@@ -134,7 +142,7 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 echo "wan-sim: $domains domains, RTT $rtt ms ± $jitter ms, loss $loss %, slow DNS +$slow_dns ms each way, seed $seed" >&2
-cc -O2 -Wall -o "$work/wan-delay" "$here/wan-sim/wan-delay.c"
+"$compiler" -O2 -Wall -o "$work/wan-delay" "$here/wan-sim/wan-delay.c"
 python3 "$here/wan-sim/make-mix.py" "$work" "$domains" "$seed" "$repo"
 chmod 755 "$work"
 
