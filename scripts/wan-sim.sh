@@ -56,7 +56,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/.." && pwd)"
 domains=1000 rtt=100 jitter=10 loss=0.5 slow_dns=250 seed=1
 usage() {
-    sed -n '4,12p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '5,13p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 64
 }
 while [ $# -gt 0 ]; do
