@@ -122,6 +122,9 @@ print(f"ceiling = min(a = no-latency rate {a:.1f}/s, b = {concurrency} / {total:
 print(f"latency run: {runs['latency']:.1f} domains/s = {100 * runs['latency'] / ceiling:.0f} % of the ceiling")
 EOF
 if [ "${PERF:-}" = 1 ] && [ -s "$out/perf.data" ]; then
-    echo "== perf report (latency run, self time, top 25)" >&2
-    perf report -i "$out/perf.data" --no-children --sort dso,symbol --stdio 2>/dev/null | grep -v '^#' | grep -v '^$' | head -25
+    echo "== perf report (latency run, self time): by library, then the top 30 symbols"
+    perf report -i "$out/perf.data" --no-children -g none --sort dso --stdio 2>/dev/null |
+        grep -v '^#' | grep -v '^$' | head -12
+    perf report -i "$out/perf.data" --no-children -g none --sort dso,symbol --stdio 2>/dev/null |
+        grep -v '^#' | grep -v '^$' | head -30
 fi
