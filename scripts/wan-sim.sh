@@ -219,9 +219,16 @@ if [ -z "$ready" ]; then
 fi
 echo "wan-sim: ready; running ${1@Q} in namespace $ns_client" >&2
 
-set +e
+# In the background, then `wait`: bash runs a trap only once the foreground command is over,
+# but `wait` returns at once on INT or TERM. (A background command's standard input would be
+# /dev/null: it gets ours explicitly.)
+exec 3<&0
 ip netns exec "$ns_client" env WAN_SIM_DOMAINS="$work/domains.txt" WAN_SIM_MANIFEST="$work/manifest.tsv" \
-    WAN_SIM_MIX="$work/mix.json" WAN_SIM_CA_FILE="$repo/certs/ca-bundle.pem" WAN_SIM_DIR="$work" "$@"
+    WAN_SIM_MIX="$work/mix.json" WAN_SIM_CA_FILE="$repo/certs/ca-bundle.pem" WAN_SIM_DIR="$work" "$@" <&3 3<&- &
+command_pid=$!
+exec 3<&-
+set +e
+wait "$command_pid"
 status=$?
 set -e
 exit "$status"
