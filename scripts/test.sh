@@ -3,9 +3,11 @@
 # against a real nginx that the tests start on 127.0.0.1).
 # Installs libssl-dev, openssl, pkg-config, nginx, python3-jsonschema and libxml2-utils (the
 # schema validators of the output tests) and time (GNU time: the peak memory of a child, for
-# the --files-from memory test) and tinyproxy (the proxy tests) first when they are missing.
+# the --files-from memory test) first when they are missing, tinyproxy (the proxy tests), and
+# dnsmasq-base and iproute2 for the WAN simulation (scripts/wan-sim.sh, which the
+# WANSimulationTests run as root).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/ensure-deps.sh nginx python3-jsonschema libxml2-utils time tinyproxy
+scripts/ensure-deps.sh nginx python3-jsonschema libxml2-utils time tinyproxy dnsmasq-base iproute2
 swift build --build-tests
 scripts/swift-test.sh --skip-build "$@"

@@ -1,0 +1,163 @@
+import Foundation
+
+/// One run of scripts/wan-sim.sh (the WAN simulation, issue #17), shared by the
+/// WANSimulationTests: 2,000 generated domains behind nginx, dnsmasq, hang listeners and refused
+/// addresses, reached over a delay line (40 ms RTT ± 5 ms, no loss: a lost SYN or DNS packet
+/// would make a verdict depend on chance). Inside the client namespace a driver runs the built
+/// `aasa audit` with the system resolver (no `--resolve`):
+///
+/// 1. with `--resume FILE`, killed with SIGKILL once 400 lines are written, then resumed to
+///    the end;
+/// 2. `--shard 1/3`, `2/3` and `3/3`, at once (as three jobs of a batch engine would).
+///
+/// The simulation needs root and network namespaces; where it cannot be built the script exits
+/// 77 and ``shared`` holds the reason, which every test reports as a failure (never a pass).
+struct WANSimulationRun: Sendable {
+    /// What the mix says of a domain (manifest.tsv).
+    struct Expectation: Sendable, Hashable {
+        let category: String
+        let verdict: String
+        /// The rule the report must contain, or nil ("-"): no warning or error at all.
+        let rule: String?
+    }
+
+    /// One domain's JSON line.
+    struct Report: Sendable, Hashable {
+        let domain: String
+        let verdict: String
+        let rules: Set<String>
+        /// The rules of its warnings and errors.
+        let seriousRules: Set<String>
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static let domainCount = 2000
+    /// Lines written before the resumable run is killed.
+    static let killAfterLines = 400
+    /// The audit's options (besides the trust and the input): the timeout must stay well above
+    /// a served domain's time on a loaded 2-core machine running a debug build.
+    static let auditOptions = ["--timeout", "5", "--concurrency", "100"]
+
+    /// The manifest's domains, in scan order.
+    let domains: [String]
+    let expectations: [String: Expectation]
+    /// mix.json's count per category.
+    let categoryCounts: [String: Int]
+    /// The killed run's wait status (128 + signal) and the complete lines it left.
+    let killedStatus: Int32
+    let linesAtKill: Int
+    let resumedStatus: Int32
+    let resumedStderr: String
+    /// The --resume file after the resumed run.
+    let resumed: [Report]
+    let shardStatuses: [Int32]
+    let shards: [[Report]]
+
+    /// The run, made once for all tests (or why it could not be).
+    static let shared: Result<WANSimulationRun, Failure> = {
+        do {
+            return .success(try WANSimulationRun())
+        } catch let failure as Failure {
+            return .failure(failure)
+        } catch {
+            return .failure(Failure(description: "the WAN simulation's output cannot be read: \(error)"))
+        }
+    }()
+
+    /// The driver: runs in the client namespace as `sh -c DRIVER sh OUT AASA OPTION...`.
+    static let driver = #"""
+        set -u
+        out="$1"; aasa="$2"; shift 2
+        cp "$WAN_SIM_MANIFEST" "$WAN_SIM_MIX" "$out/"
+        scan() { "$aasa" audit --domains-file "$WAN_SIM_DOMAINS" --ca-file "$WAN_SIM_CA_FILE" --no-system-roots --no-progress "$@"; }
+        "$aasa" audit --domains-file "$WAN_SIM_DOMAINS" --ca-file "$WAN_SIM_CA_FILE" --no-system-roots --no-progress \
+            "$@" --resume "$out/resumed.jsonl" 2>/dev/null &
+        pid=$!
+        while kill -0 "$pid" 2>/dev/null; do
+            [ "$(cat "$out/resumed.jsonl" 2>/dev/null | wc -l)" -ge "$KILL_AFTER" ] && break
+            sleep 0.02
+        done
+        kill -KILL "$pid"
+        wait "$pid"; echo $? > "$out/killed.status"
+        wc -l < "$out/resumed.jsonl" > "$out/killed.lines"
+        scan "$@" --resume "$out/resumed.jsonl" 2> "$out/resumed.err"; echo $? > "$out/resumed.status"
+        for k in 1 2 3; do
+            (scan "$@" --shard "$k/3" --format jsonl > "$out/shard-$k.jsonl" 2> "$out/shard-$k.err"; echo $? > "$out/shard-$k.status") &
+        done
+        wait
+        """#
+
+    private init() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-wan-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let script = Repository.root.appendingPathComponent("scripts/wan-sim.sh").path
+        let result = TestProcess.run(
+            "/usr/bin/env",
+            [
+                "KILL_AFTER=\(Self.killAfterLines)", script, "--domains", String(Self.domainCount), "--rtt-ms", "40",
+                "--jitter-ms", "5", "--loss", "0", "--seed", "17", "--", "/bin/sh", "-c", Self.driver, "sh",
+                directory.path, TestPaths.aasa.path,
+            ] + Self.auditOptions, timeout: 600)
+        guard result.status == 0 else {
+            let why = result.status == 77 ? "the WAN simulation cannot run here" : "scripts/wan-sim.sh failed"
+            throw Failure(description: "\(why) (status \(result.status)): \(result.stderr)")
+        }
+        func text(_ name: String) throws -> String {
+            try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+        }
+        func number(_ name: String) throws -> Int32 {
+            let value = try text(name).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard let parsed = Int32(value) else { throw Failure(description: "\(name) holds \(value)") }
+            return parsed
+        }
+        var domains: [String] = []
+        var expectations: [String: Expectation] = [:]
+        for line in try text("manifest.tsv").split(separator: "\n") where !line.hasPrefix("#") {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == 5 else { throw Failure(description: "manifest line \(line)") }
+            domains.append(fields[0])
+            expectations[fields[0]] = Expectation(
+                category: fields[1], verdict: fields[3], rule: fields[4] == "-" ? nil : fields[4])
+        }
+        let mix = try JSONSerialization.jsonObject(with: Data(try text("mix.json").utf8)) as? [String: Any]
+        let categories = mix?["categories"] as? [String: [String: Any]] ?? [:]
+        self.domains = domains
+        self.expectations = expectations
+        categoryCounts = categories.compactMapValues { $0["count"] as? Int }
+        killedStatus = try number("killed.status")
+        linesAtKill = Int(try number("killed.lines"))
+        resumedStatus = try number("resumed.status")
+        resumedStderr = try text("resumed.err")
+        resumed = try Self.reports(directory.appendingPathComponent("resumed.jsonl"))
+        shardStatuses = try (1...3).map { try number("shard-\($0).status") }
+        shards = try (1...3).map { try Self.reports(directory.appendingPathComponent("shard-\($0).jsonl")) }
+    }
+
+    /// The reports of a JSON Lines file; every line must be a whole report.
+    static func reports(_ file: URL) throws -> [Report] {
+        try Data(contentsOf: file).split(separator: 0x0A).map { line in
+            guard let object = try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
+                let domain = object["domain"] as? String, let verdict = object["verdict"] as? String,
+                let diagnostics = object["diagnostics"] as? [[String: Any]]
+            else {
+                throw Failure(
+                    description: "\(file.lastPathComponent): not a report: \(String(decoding: line, as: UTF8.self))")
+            }
+            let serious = diagnostics.filter { ["warning", "error"].contains($0["severity"] as? String) }
+            return Report(
+                domain: domain, verdict: verdict, rules: Set(diagnostics.compactMap { $0["rule"] as? String }),
+                seriousRules: Set(serious.compactMap { $0["rule"] as? String }))
+        }
+    }
+
+    /// Whether a report says what the mix dictates for its domain.
+    func matches(_ report: Report) -> Bool {
+        guard let expected = expectations[report.domain], report.verdict == expected.verdict else { return false }
+        guard let rule = expected.rule else { return report.seriousRules.isEmpty }
+        return report.rules.contains(rule)
+    }
+}

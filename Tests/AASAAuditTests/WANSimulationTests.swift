@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+/// `aasa audit` at scale over the WAN simulation (scripts/wan-sim.sh, issue #17): 2,000 domains,
+/// each in a category of the mix (no file, plain JSON, signed, redirect, wrong type, oversized,
+/// error status, slow DNS, NXDOMAIN, refused, hanging), looked up through a real DNS server and
+/// fetched over a delay line. One simulation serves every test (``WANSimulationRun``); where it
+/// cannot be built (not root, no namespaces) every test fails with the reason.
+struct WANSimulationTests {
+    /// The mix's categories (scripts/wan-sim/make-mix.py).
+    static let categories: Set<String> = [
+        "none", "json", "signed", "redirect", "wrong-type", "oversized", "http-error", "slow-dns", "nxdomain",
+        "refused", "hang",
+    ]
+
+    func run() throws -> WANSimulationRun { try WANSimulationRun.shared.get() }
+
+    /// Checks that `reports` hold every domain of the mix exactly once, each with the verdict
+    /// and key finding its category dictates, and that each category has its full count.
+    func expectWholeMix(_ reports: [WANSimulationRun.Report], in run: WANSimulationRun, _ what: String) {
+        let domains = reports.map(\.domain)
+        #expect(domains.count == WANSimulationRun.domainCount, "\(what): \(domains.count) reports")
+        #expect(Set(domains).count == domains.count, "\(what): a domain reported twice")
+        #expect(Set(domains) == Set(run.domains), "\(what): not the mix's domains")
+        let wrong = reports.filter { !run.matches($0) }
+        #expect(
+            wrong.isEmpty,
+            "\(what): \(wrong.count) verdicts differ from the manifest, e.g. \(wrong.prefix(5).map { ($0, run.expectations[$0.domain]) })"
+        )
+        var matching: [String: Int] = [:]
+        for report in reports where run.matches(report) {
+            matching[run.expectations[report.domain]?.category ?? "?", default: 0] += 1
+        }
+        for category in Self.categories.sorted() {
+            #expect(matching[category, default: 0] == run.categoryCounts[category], "\(what): \(category)")
+        }
+    }
+
+    @Test func theMixHasEveryCategoryWithItsShare() throws {
+        let run = try run()
+        #expect(run.domains.count == WANSimulationRun.domainCount)
+        #expect(Set(run.domains).count == run.domains.count)
+        #expect(Set(run.categoryCounts.keys) == Self.categories)
+        var counted: [String: Int] = [:]
+        for expectation in run.expectations.values { counted[expectation.category, default: 0] += 1 }
+        #expect(counted == run.categoryCounts)
+        // Every category is there in numbers: at least 2 % of the mix each, 10 % hang.
+        for category in Self.categories {
+            #expect(counted[category, default: 0] >= WANSimulationRun.domainCount / 50, "\(category)")
+        }
+        #expect(counted["hang"] == WANSimulationRun.domainCount / 10)
+    }
+
+    @Test func scanKilledWithSIGKILLMidwayAndResumedReportsEveryDomainOnceWithItsVerdict() throws {
+        let run = try run()
+        #expect(run.killedStatus == 128 + SIGKILL, "the first run must end by SIGKILL, not finish")
+        #expect(run.linesAtKill >= WANSimulationRun.killAfterLines, "\(run.linesAtKill)")
+        #expect(run.linesAtKill < WANSimulationRun.domainCount, "killed mid-way: \(run.linesAtKill)")
+        #expect(run.resumedStatus == 1, "\(run.resumedStderr)")  // the mix has errors
+        let skipped = run.linesAtKill
+        #expect(
+            run.resumedStderr.contains(
+                "\(skipped) domains were already reported there; \(WANSimulationRun.domainCount - skipped) appended"),
+            "\(run.resumedStderr)")
+        expectWholeMix(run.resumed, in: run, "the resumed file")
+    }
+
+    @Test func threeShardsTogetherAreTheWholeListWithoutOverlapEachWithItsVerdict() throws {
+        let run = try run()
+        #expect(run.shards.count == 3)
+        for (index, shard) in run.shards.enumerated() {
+            #expect(run.shardStatuses[index] == 1, "shard \(index + 1) of 3")
+            // A stable hash shares 2,000 names out evenly enough: no shard is near empty.
+            #expect(shard.count > WANSimulationRun.domainCount / 5, "shard \(index + 1): \(shard.count)")
+        }
+        for (first, second) in [(0, 1), (0, 2), (1, 2)] {
+            let overlap = Set(run.shards[first].map(\.domain)).intersection(run.shards[second].map(\.domain))
+            #expect(overlap.isEmpty, "shards \(first + 1) and \(second + 1) share \(overlap.prefix(5))")
+        }
+        expectWholeMix(run.shards.flatMap { $0 }, in: run, "the three shards")
+    }
+}

@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+"""Writes the WAN simulation's mix of domains (scripts/wan-sim.sh) into a directory.
+
+    make-mix.py DIRECTORY COUNT SEED REPO
+
+COUNT domains below example.com, each in one category (CATEGORIES: what the server does, the
+verdict and the key finding `aasa audit` must give). The category is part of the name
+(`json-17.example.com`), so nginx picks the answer with one regex server_name per category and
+the configuration stays the same size for 100,000 domains. The order is shuffled by SEED.
+
+Files written:
+  domains.txt       one domain a line, in scan order
+  manifest.tsv      domain, category, address, expected verdict, expected rule ('-': none)
+  mix.json          per category: share, round trips, hanging, slow DNS (the benchmark's ceiling)
+  hosts             name -> address for dnsmasq (--addn-hosts); nxdomain names are absent
+  slow-servers      server=/NAME/SLOW_DNS lines for the front dnsmasq (--servers-file)
+  nginx.conf        the server namespace's nginx
+  site/             the files nginx serves
+  hang-addresses, refused-addresses   one address a line
+"""
+import json
+import os
+import random
+import subprocess
+import sys
+
+# Addresses (scripts/wan-sim.sh gives the server namespace 10.201.0.0/16 on lo).
+CDN = [f"10.201.1.{i}" for i in range(1, 5)]  # shared by most domains, like a CDN
+OWN = [f"10.201.2.{i}" for i in range(1, 65)]  # a domain's own address
+HANG = [f"10.201.3.{i}" for i in range(1, 5)]  # accept, never speak
+REFUSED = [f"10.201.4.{i}" for i in range(1, 17)]  # nothing listens: RST
+SLOW_DNS = "10.202.0.53"
+
+# name: (share in 1000, verdict, key rule, HTTP round trips after DNS, what the server does)
+# Round trips are the least a client needs: TCP handshake, TLS 1.3 handshake, one request
+# (both paths in parallel); 0 when it never connects; a refused connect is one round trip.
+CATEGORIES = {
+    "none": (450, "broken", "no-file", 3, "404 at both paths"),
+    "json": (120, "current", "-", 3, "plain JSON at /.well-known (application/json), 404 at the root"),
+    "signed": (40, "legacy", "signed-file", 3, "a signed legacy file at /.well-known (application/pkcs7-mime)"),
+    "redirect": (40, "broken", "redirect", 3, "/.well-known answers 301 to another host, the root 404"),
+    "wrong-type": (40, "needs-attention", "content-type", 3, "plain JSON served as text/html"),
+    "oversized": (30, "broken", "file-too-large", 3, "a 200 KB JSON file at /.well-known"),
+    "http-error": (30, "broken", "http-status", 3, "503 at /.well-known, 404 at the root"),
+    "slow-dns": (50, "current", "-", 3, "plain JSON, but the name resolves through a slow DNS server"),
+    "nxdomain": (50, "broken", "connection-failed", 0, "the name does not resolve (NXDOMAIN)"),
+    "refused": (50, "broken", "connection-failed", 1, "the address refuses connections (RST)"),
+    "hang": (100, "broken", "timeout", 1, "the server accepts and never speaks"),
+}
+
+
+def allocate(count, rng):
+    """Category per domain: exact shares (rounded, the remainder to 'none'), shuffled."""
+    names = []
+    for category, (share, *_rest) in CATEGORIES.items():
+        if category != "none":
+            names += [category] * (count * share // 1000)
+    names += ["none"] * (count - len(names))
+    rng.shuffle(names)
+    return names
+
+
+def nginx_conf(directory, repo, listens):
+    site = os.path.join(directory, "site")
+    listen = "".join(f"        listen {address}:443 ssl;\n" for address in listens)
+    cert = os.path.join(directory, "wildcard.chain.pem")
+    key = os.path.join(directory, "leaf-wildcard.key")
+    well_known = "/.well-known/apple-app-site-association"
+
+    def server(pattern, body):
+        return (
+            f"    server {{\n{listen}        server_name ~^{pattern}-[0-9]+\\.example\\.com$;\n"
+            f"        location / {{ return 404; }}\n{body}    }}\n"
+        )
+
+    def serve(path, file, content_type):
+        return (
+            f"        location = {path} {{ types {{ }} default_type {content_type}; "
+            f"alias {site}/{file}; }}\n"
+        )
+
+    servers = [
+        # The default server: any other name (the 'none' category) gets 404 at both paths.
+        f"    server {{\n{listen.replace(' ssl;', ' ssl default_server;')}"
+        f"        server_name _;\n        location / {{ return 404; }}\n    }}\n",
+        server("(json|slow-dns)", serve(well_known, "aasa.json", "application/json")),
+        server("signed", serve(well_known, "aasa.p7m", "application/pkcs7-mime")),
+        server(
+            "redirect",
+            f"        location = {well_known} {{ return 301 https://www.example.net{well_known}; }}\n",
+        ),
+        server("wrong-type", serve(well_known, "aasa.json", "text/html")),
+        server("oversized", serve(well_known, "oversized.json", "application/json")),
+        server("http-error", f"        location = {well_known} {{ return 503; }}\n"),
+    ]
+    return f"""# Generated by scripts/wan-sim/make-mix.py: the WAN simulation's web server.
+daemon off;
+user root;
+worker_processes 2;
+worker_rlimit_nofile 200000;
+pid {directory}/nginx.pid;
+error_log {directory}/nginx-error.log warn;
+events {{ worker_connections 65536; multi_accept on; }}
+http {{
+    access_log off;
+    client_body_temp_path {directory}/tmp/body;
+    proxy_temp_path {directory}/tmp/proxy;
+    fastcgi_temp_path {directory}/tmp/fastcgi;
+    uwsgi_temp_path {directory}/tmp/uwsgi;
+    scgi_temp_path {directory}/tmp/scgi;
+    server_names_hash_bucket_size 128;
+    keepalive_requests 1000;
+    ssl_certificate {cert};
+    ssl_certificate_key {key};
+    ssl_protocols TLSv1.2 TLSv1.3;
+    ssl_session_cache shared:wan:20m;
+{''.join(servers)}}}
+"""
+
+
+def main():
+    directory, count, seed, repo = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+    rng = random.Random(seed)
+    site = os.path.join(directory, "site")
+    os.makedirs(site, exist_ok=True)
+    os.makedirs(os.path.join(directory, "tmp"), exist_ok=True)
+
+    document = {"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/buy/*"}]}]}}
+    with open(os.path.join(site, "aasa.json"), "w") as f:
+        json.dump(document, f)
+        f.write("\n")
+    # More than the 128 KB Apple's fetcher reads: 5,000 components of ~40 bytes.
+    big = {"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"],
+                                     "components": [{"/": f"/path/number/{i:06d}/*"} for i in range(5000)]}]}}
+    with open(os.path.join(site, "oversized.json"), "w") as f:
+        json.dump(big, f)
+        f.write("\n")
+    # The signed legacy file, as iOS 8-era deployments made it: signed with the TLS identity
+    # (the wildcard certificate nginx serves), its chain embedded.
+    certs = os.path.join(repo, "certs")
+    subprocess.run(
+        ["openssl", "smime", "-sign", "-md", "sha256", "-signer", os.path.join(certs, "leaf-wildcard.pem"),
+         "-inkey", os.path.join(certs, "leaf-wildcard.key"), "-certfile", os.path.join(certs, "chain.pem"),
+         "-noattr", "-nodetach", "-outform", "DER", "-in", os.path.join(site, "aasa.json"),
+         "-out", os.path.join(site, "aasa.p7m")],
+        check=True)
+    with open(os.path.join(certs, "leaf-wildcard.key"), "rb") as f:
+        key = f.read()
+    with open(os.path.join(directory, "leaf-wildcard.key"), "wb") as out:
+        out.write(key)
+    with open(os.path.join(directory, "wildcard.chain.pem"), "wb") as out:
+        for name in ("leaf-wildcard.pem", "chain.pem"):
+            with open(os.path.join(certs, name), "rb") as f:
+                out.write(f.read())
+
+    categories = allocate(count, rng)
+    domains, manifest, hosts, slow = [], [], [], []
+    for number, category in enumerate(categories, start=1):
+        name = f"{category}-{number}.example.com"
+        _share, verdict, rule, _trips, _what = CATEGORIES[category]
+        if category == "nxdomain":
+            address = "-"
+        elif category == "hang":
+            address = rng.choice(HANG)
+        elif category == "refused":
+            address = rng.choice(REFUSED)
+        else:
+            # One domain in ten has its own address; the rest share the CDN's.
+            address = rng.choice(OWN) if rng.random() < 0.1 else rng.choice(CDN)
+        if address != "-":
+            hosts.append(f"{address} {name}\n")
+        if category == "slow-dns":
+            slow.append(f"server=/{name}/{SLOW_DNS}\n")
+        domains.append(name + "\n")
+        manifest.append(f"{name}\t{category}\t{address}\t{verdict}\t{rule}\n")
+
+    def write(name, lines):
+        with open(os.path.join(directory, name), "w") as f:
+            f.writelines(lines)
+
+    write("domains.txt", domains)
+    write("manifest.tsv", ["# domain\tcategory\taddress\tverdict\trule\n"] + manifest)
+    write("hosts", hosts)
+    write("slow-servers", slow)
+    write("hang-addresses", [a + "\n" for a in HANG])
+    write("refused-addresses", [a + "\n" for a in REFUSED])
+    write("nginx.conf", [nginx_conf(directory, repo, CDN + OWN)])
+    mix = {
+        "domains": count,
+        "seed": seed,
+        "categories": {
+            c: {"count": categories.count(c), "verdict": v, "rule": r, "roundTrips": t, "what": w,
+                "hangs": c == "hang", "slowDNS": c == "slow-dns", "resolves": c != "nxdomain"}
+            for c, (_s, v, r, t, w) in CATEGORIES.items()
+        },
+    }
+    with open(os.path.join(directory, "mix.json"), "w") as f:
+        json.dump(mix, f, indent=2)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
