@@ -38,6 +38,8 @@
 #   WAN_SIM_MIX       mix.json: the categories, their counts, round trips (the ceiling)
 #   WAN_SIM_CA_FILE   the test PKI's root (certs/ca-bundle.pem): use --ca-file with it
 #   WAN_SIM_DIR       the simulation's directory (removed on exit: copy what you keep)
+#                     with access.log, nginx's line per request: msec request_time
+#                     connection_time connection host server_addr uri
 # Everything is torn down on exit, on INT and TERM and when a step fails.
 set -euo pipefail
 

@@ -11,115 +11,51 @@ import Testing
 /// of the paced-N.example.com hosts, whose /.well-known answer takes about half a second.
 @Suite(.enabled(if: NginxServer.isAvailable, NginxServer.skipReason), .serialized)
 struct AuditPolitenessTests {
-    /// One line of the paced log.
-    struct Request {
-        let start: Double
-        let end: Double
-        let connectionStart: Double
-        let host: String
-        let uri: String
-    }
-
-    static func requests(_ server: NginxServer) throws -> [Request] {
-        let text = try String(contentsOf: server.pacedLog, encoding: .utf8)
-        return try text.split(separator: "\n").map { line in
-            let fields = line.split(separator: " ").map(String.init)
-            let numbers = fields.prefix(3).compactMap(Double.init)
-            guard fields.count == 7, numbers.count == 3 else { throw NginxServer.ServerError("log line: \(line)") }
-            return Request(
-                start: numbers[0] - numbers[1], end: numbers[0], connectionStart: numbers[0] - numbers[2],
-                host: fields[4], uri: fields[6])
-        }
-    }
-
-    /// The most intervals open at one time (half-open: one that ends as another starts does not overlap it).
-    static func mostAtOnce(_ intervals: [(start: Double, end: Double)]) -> Int {
-        var events: [(time: Double, change: Int)] = []
-        for interval in intervals {
-            events.append((interval.start, 1))
-            events.append((interval.end, -1))
-        }
-        // At one time, ends before starts.
-        events.sort { first, second in
-            first.time != second.time ? first.time < second.time : first.change < second.change
-        }
-        var open = 0
-        var most = 0
-        for (_, change) in events {
-            open += change
-            most = max(most, open)
-        }
-        return most
-    }
-
-    /// Each domain's time at the server: from its first connection's start to its last answer.
-    static func domainsAtOnce(_ requests: [Request]) -> Int {
-        let byHost = Dictionary(grouping: requests, by: \.host)
-        return mostAtOnce(
-            byHost.values.map { lines in
-                (lines.map(\.connectionStart).min() ?? 0, lines.map(\.end).max() ?? 0)
-            })
-    }
-
-    /// The most request starts in any one-second window [t, t + 1).
-    static func mostStartsInASecond(_ requests: [Request]) -> Int {
-        let starts = requests.map(\.start).sorted()
-        var most = 0
-        var first = 0
-        for (index, start) in starts.enumerated() {
-            while starts[first] <= start - 1 { first += 1 }
-            most = max(most, index - first + 1)
-        }
-        return most
-    }
-
-    func audit(_ server: NginxServer, domains: Int, _ options: [String]) throws -> [Request] {
+    func audit(_ server: NginxServer, domains: Int, _ options: [String]) throws -> AccessLog {
         let names = (1...domains).map { "paced-\($0).example.com:\(server.port)" }
         let result = TestProcess.aasa(
             ["audit"] + names + ["--concurrency", String(domains), "--format", "jsonl", "--no-progress"] + options
                 + server.auditOptions)
         #expect(result.status == 0, "\(result)")
         #expect(result.stdoutText.split(separator: "\n").count == domains)
-        let requests = try Self.requests(server)
+        let log = try AccessLog(contentsOf: server.pacedLog)
         // Both paths of every domain reached the server once.
-        #expect(requests.count == 2 * domains, "\(requests.count) requests logged")
-        #expect(Set(requests.map(\.host)).count == domains)
-        return requests
+        #expect(log.requests.count == 2 * domains, "\(log.requests.count) requests logged")
+        #expect(Set(log.requests.map(\.host)).count == domains)
+        return log
     }
 
     @Test func maxPerAddressCapsTheDomainsTheServerSeesAtOnce() throws {
         try withNginx { server in
-            let requests = try audit(server, domains: 12, ["--max-per-address", "3"])
+            let log = try audit(server, domains: 12, ["--max-per-address", "3"])
             // Every domain shares 127.0.0.1: never more than 3 at once, and the cap is reached.
-            #expect(Self.domainsAtOnce(requests) == 3)
+            #expect(log.mostDomainsAtOnceByAddress == ["127.0.0.1": 3])
         }
     }
 
     @Test func withoutTheCapTheSameRunOverlapsMore() throws {
         // The control: the measurement above sees a broken cap (all 12 at once).
         try withNginx { server in
-            let requests = try audit(server, domains: 12, [])
-            #expect(Self.domainsAtOnce(requests) > 3)
+            let log = try audit(server, domains: 12, [])
+            #expect(log.mostDomainsAtOnceByAddress["127.0.0.1", default: 0] > 3)
         }
     }
 
     @Test func rateSpacesTheRequestsTheServerSees() throws {
         try withNginx { server in
-            let requests = try audit(server, domains: 15, ["--rate", "10"])
+            let log = try audit(server, domains: 15, ["--rate", "10"])
             // 30 requests at 10 a second: spread over at least 2.9 s, and no second holds more
             // than 10 starts (one more allowed for the handshake's jitter between the slot and
             // the request reaching nginx).
-            let starts = requests.map(\.start)
-            let span = (starts.max() ?? 0) - (starts.min() ?? 0)
-            #expect(span >= 2.85, "30 requests in \(span) s")
-            #expect(Self.mostStartsInASecond(requests) <= 11)
+            #expect(log.startSpan >= 2.85, "30 requests in \(log.startSpan) s")
+            #expect(log.mostStartsInASecond <= 11)
         }
     }
 
     @Test func withoutARateTheSameRequestsComeAtOnce() throws {
         try withNginx { server in
-            let requests = try audit(server, domains: 15, [])
-            #expect(Self.mostStartsInASecond(requests) > 11)
+            let log = try audit(server, domains: 15, [])
+            #expect(log.mostStartsInASecond > 11)
         }
     }
 

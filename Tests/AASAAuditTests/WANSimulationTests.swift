@@ -79,4 +79,44 @@ struct WANSimulationTests {
         }
         expectWholeMix(run.shards.flatMap { $0 }, in: run, "the three shards")
     }
+
+    /// The polite run's reports (each domain once, as the manifest says) and its requests at nginx.
+    func politeRequests(_ polite: WANSimulationRun.PoliteRun, in run: WANSimulationRun) -> AccessLog {
+        #expect(polite.status == 1, "\(polite.stderr)")  // the mix has errors
+        let names = Set(run.domains.prefix(WANSimulationRun.politeDomains))
+        #expect(polite.reports.count == names.count && Set(polite.reports.map(\.domain)) == names)
+        let wrong = polite.reports.filter { !run.matches($0) }
+        #expect(wrong.isEmpty, "\(wrong.count) verdicts differ from the manifest: \(wrong.prefix(3))")
+        let log = AccessLog(requests: polite.log.requests.filter { names.contains($0.host) })
+        #expect(log.requests.count >= names.count / 2, "\(log.requests.count) requests")
+        return log
+    }
+
+    @Test func maxPerAddressHoldsUnderLoadAsTheServerSeesIt() throws {
+        let run = try run()
+        let log = politeRequests(run.capped, in: run)
+        // No address ever served more than 4 of these domains at once, and the CDN addresses,
+        // shared by most domains, reached the cap.
+        let cap = WANSimulationRun.politeCap
+        let atOnce = log.mostDomainsAtOnceByAddress
+        #expect(atOnce.values.allSatisfy { $0 <= cap }, "\(atOnce)")
+        #expect(atOnce.values.contains(cap), "\(atOnce)")
+        // The control: the shards' runs had no cap, and the log shows it.
+        let free = run.shardsLog.mostDomainsAtOnceByAddress
+        #expect(free.values.contains { $0 > cap }, "\(free)")
+    }
+
+    @Test func rateHoldsUnderLoadAsTheServerSeesIt() throws {
+        let run = try run()
+        let log = politeRequests(run.paced, in: run)
+        // The requests' average rate is at most 40 a second, and no second holds much more (the
+        // delay line's jitter and a loaded machine move a request's arrival by tens of
+        // milliseconds after its slot; the exact spacing is PolitenessUnitTests').
+        let rate = Double(WANSimulationRun.politeRate)
+        let count = Double(log.requests.count)
+        #expect(log.startSpan >= (count - 1) / rate - 1, "\(log.requests.count) in \(log.startSpan) s")
+        #expect(Double(log.mostStartsInASecond) <= rate * 1.5, "\(log.mostStartsInASecond) in one second")
+        // The control: the shards' runs had no rate, and the log shows it.
+        #expect(Double(run.shardsLog.mostStartsInASecond) > rate * 1.5, "\(run.shardsLog.mostStartsInASecond)")
+    }
 }

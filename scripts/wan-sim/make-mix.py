@@ -102,7 +102,10 @@ pid {directory}/nginx.pid;
 error_log {directory}/nginx-error.log warn;
 events {{ worker_connections 65536; multi_accept on; }}
 http {{
-    access_log off;
+    # One line per request, unbuffered (tests split it by line count between runs): the end of
+    # the answer, how long the request and its connection had lasted then, who asked what.
+    log_format wan '$msec $request_time $connection_time $connection $host $server_addr $uri';
+    access_log {directory}/access.log wan;
     client_body_temp_path {directory}/tmp/body;
     proxy_temp_path {directory}/tmp/proxy;
     fastcgi_temp_path {directory}/tmp/fastcgi;

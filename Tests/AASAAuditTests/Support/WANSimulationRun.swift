@@ -8,7 +8,11 @@ import Foundation
 ///
 /// 1. with `--resume FILE`, killed with SIGKILL once 400 lines are written, then resumed to
 ///    the end;
-/// 2. `--shard 1/3`, `2/3` and `3/3`, at once (as three jobs of a batch engine would).
+/// 2. `--shard 1/3`, `2/3` and `3/3`, at once (as three jobs of a batch engine would);
+/// 3. the first ``politeDomains`` of the list with `--max-per-address` ``politeCap``, then
+///    with `--rate` ``politeRate``.
+///
+/// nginx's access log is kept for runs 2 (the control: no limits) and 3.
 ///
 /// The simulation needs root and network namespaces; where it cannot be built the script exits
 /// 77 and ``shared`` holds the reason, which every test reports as a failure (never a pass).
@@ -41,6 +45,11 @@ struct WANSimulationRun: Sendable {
     /// a served domain's time on a loaded 2-core machine running a debug build.
     static let auditOptions = ["--timeout", "5", "--concurrency", "100"]
 
+    /// The polite run: its domains, `--max-per-address` and `--rate`.
+    static let politeDomains = 300
+    static let politeCap = 4
+    static let politeRate = 40
+
     /// The manifest's domains, in scan order.
     let domains: [String]
     let expectations: [String: Expectation]
@@ -55,6 +64,20 @@ struct WANSimulationRun: Sendable {
     let resumed: [Report]
     let shardStatuses: [Int32]
     let shards: [[Report]]
+    /// nginx's lines for the three shards' requests (no politeness options).
+    let shardsLog: AccessLog
+    /// A run of the first ``politeDomains`` with a politeness option.
+    struct PoliteRun: Sendable {
+        let status: Int32
+        let stderr: String
+        let reports: [Report]
+        /// nginx's lines for its requests.
+        let log: AccessLog
+    }
+    /// With `--max-per-address`.
+    let capped: PoliteRun
+    /// With `--rate`.
+    let paced: PoliteRun
 
     /// The run, made once for all tests (or why it could not be).
     static let shared: Result<WANSimulationRun, Failure> = {
@@ -84,10 +107,25 @@ struct WANSimulationRun: Sendable {
         wait "$pid"; echo $? > "$out/killed.status"
         wc -l < "$out/resumed.jsonl" > "$out/killed.lines"
         scan "$@" --resume "$out/resumed.jsonl" 2> "$out/resumed.err"; echo $? > "$out/resumed.status"
+        log="$WAN_SIM_DIR/access.log"
+        before=$(wc -l < "$log")
         for k in 1 2 3; do
             (scan "$@" --shard "$k/3" --format jsonl > "$out/shard-$k.jsonl" 2> "$out/shard-$k.err"; echo $? > "$out/shard-$k.status") &
         done
         wait
+        after=$(wc -l < "$log")
+        sed -n "$((before + 1)),${after}p" "$log" > "$out/shards-access.log"
+        head -n "$POLITE_DOMAINS" "$WAN_SIM_DOMAINS" > "$out/polite-domains.txt"
+        polite() {
+            name="$1"; shift
+            start=$(wc -l < "$log")
+            "$aasa" audit --domains-file "$out/polite-domains.txt" --ca-file "$WAN_SIM_CA_FILE" --no-system-roots \
+                --no-progress --format jsonl "$@" > "$out/$name.jsonl" 2> "$out/$name.err"
+            echo $? > "$out/$name.status"
+            sed -n "$((start + 1)),\$p" "$log" > "$out/$name-access.log"
+        }
+        polite capped "$@" --max-per-address "$POLITE_CAP"
+        polite paced "$@" --rate "$POLITE_RATE"
         """#
 
     private init() throws {
@@ -98,7 +136,9 @@ struct WANSimulationRun: Sendable {
         let result = TestProcess.run(
             "/usr/bin/env",
             [
-                "KILL_AFTER=\(Self.killAfterLines)", script, "--domains", String(Self.domainCount), "--rtt-ms", "40",
+                "KILL_AFTER=\(Self.killAfterLines)", "POLITE_DOMAINS=\(Self.politeDomains)",
+                "POLITE_CAP=\(Self.politeCap)", "POLITE_RATE=\(Self.politeRate)", script, "--domains",
+                String(Self.domainCount), "--rtt-ms", "40",
                 "--jitter-ms", "5", "--loss", "0", "--seed", "17", "--", "/bin/sh", "-c", Self.driver, "sh",
                 directory.path, TestPaths.aasa.path,
             ] + Self.auditOptions, timeout: 600)
@@ -135,6 +175,15 @@ struct WANSimulationRun: Sendable {
         resumed = try Self.reports(directory.appendingPathComponent("resumed.jsonl"))
         shardStatuses = try (1...3).map { try number("shard-\($0).status") }
         shards = try (1...3).map { try Self.reports(directory.appendingPathComponent("shard-\($0).jsonl")) }
+        shardsLog = try AccessLog(contentsOf: directory.appendingPathComponent("shards-access.log"))
+        func politeRun(_ name: String) throws -> PoliteRun {
+            PoliteRun(
+                status: try number("\(name).status"), stderr: try text("\(name).err"),
+                reports: try Self.reports(directory.appendingPathComponent("\(name).jsonl")),
+                log: try AccessLog(contentsOf: directory.appendingPathComponent("\(name)-access.log")))
+        }
+        capped = try politeRun("capped")
+        paced = try politeRun("paced")
     }
 
     /// The reports of a JSON Lines file; every line must be a whole report.

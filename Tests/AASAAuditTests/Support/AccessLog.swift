@@ -1,0 +1,91 @@
+import Foundation
+
+/// An nginx access log in the politeness format of the test servers (NginxServer's paced
+/// hosts, the WAN simulation's nginx): one line per request,
+/// `msec request_time connection_time connection host server_addr uri`. What the server saw
+/// of `--rate` and `--max-per-address` (issue #17).
+struct AccessLog {
+    struct Request {
+        /// When the request began (its answer's end less its duration), in Unix seconds.
+        let start: Double
+        /// When its answer ended.
+        let end: Double
+        /// When its connection began.
+        let connectionStart: Double
+        let connection: String
+        let host: String
+        let address: String
+        let uri: String
+    }
+
+    let requests: [Request]
+
+    init(_ text: String) throws {
+        requests = try text.split(separator: "\n").map { line in
+            let fields = line.split(separator: " ").map(String.init)
+            let numbers = fields.prefix(3).compactMap(Double.init)
+            guard fields.count == 7, numbers.count == 3 else { throw NginxServer.ServerError("log line: \(line)") }
+            return Request(
+                start: numbers[0] - numbers[1], end: numbers[0], connectionStart: numbers[0] - numbers[2],
+                connection: fields[3], host: fields[4], address: fields[5], uri: fields[6])
+        }
+    }
+
+    init(requests: [Request]) {
+        self.requests = requests
+    }
+
+    init(contentsOf file: URL) throws {
+        try self.init(try String(contentsOf: file, encoding: .utf8))
+    }
+
+    /// The most intervals open at one time (half-open: one that ends as another starts does
+    /// not overlap it).
+    static func mostAtOnce(_ intervals: [(start: Double, end: Double)]) -> Int {
+        var events: [(time: Double, change: Int)] = []
+        for interval in intervals {
+            events.append((interval.start, 1))
+            events.append((interval.end, -1))
+        }
+        // At one time, ends before starts.
+        events.sort { first, second in
+            first.time != second.time ? first.time < second.time : first.change < second.change
+        }
+        var open = 0
+        var most = 0
+        for (_, change) in events {
+            open += change
+            most = max(most, open)
+        }
+        return most
+    }
+
+    /// For each server address, the most domains it served at once: a domain's time there runs
+    /// from its first connection's start to its last answer.
+    var mostDomainsAtOnceByAddress: [String: Int] {
+        Dictionary(grouping: requests, by: \.address).mapValues { lines in
+            Self.mostAtOnce(
+                Dictionary(grouping: lines, by: \.host).values.map { domain in
+                    (domain.map(\.connectionStart).min() ?? 0, domain.map(\.end).max() ?? 0)
+                })
+        }
+    }
+
+    /// The most request starts in any one-second window [t, t + 1).
+    var mostStartsInASecond: Int {
+        let starts = requests.map(\.start).sorted()
+        var most = 0
+        var first = 0
+        for (index, start) in starts.enumerated() {
+            while starts[first] <= start - 1 { first += 1 }
+            most = max(most, index - first + 1)
+        }
+        return most
+    }
+
+    /// From the first request's start to the last one's.
+    var startSpan: Double {
+        let starts = requests.map(\.start)
+        return (starts.max() ?? 0) - (starts.min() ?? 0)
+    }
+}
