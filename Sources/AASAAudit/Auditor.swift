@@ -13,8 +13,10 @@ import NIOPosix
 /// print(report.verdict, report.diagnostics.map(\.rule))
 /// ```
 ///
-/// Each domain's two paths (and the CDN copy) are fetched at once on one event loop; the
-/// file is then verified and linted on a thread pool, off the event loops. The auditor keeps
+/// Each domain's two paths are fetched on one event loop, on one connection when the server
+/// keeps it open (the CDN copy at the same time, on its own); the file is then verified and
+/// linted on a thread pool, off the event loops. Each distinct TLS server chain is checked once
+/// per second of the clock, and each signer chain likewise (``ChainCache``). The auditor keeps
 /// nothing about a domain once its report is returned. Call ``shutdown()`` when done.
 public final class Auditor: Sendable {
     /// The two paths Apple's fetcher has used: `.well-known` (iOS 9.3 and later, and the CDN),
@@ -77,7 +79,8 @@ public final class Auditor: Sendable {
         signatureVerifier = Verifier(
             trust: trust,
             options: VerificationOptions(
-                purpose: .sslServer, time: configuration.checkTime, limits: configuration.limits))
+                purpose: .sslServer, time: configuration.checkTime, limits: configuration.limits),
+            chainCache: ChainCache())
     }
 
     /// Stops the event loops and the thread pool. Call it once, outside any event loop.
@@ -91,14 +94,18 @@ public final class Auditor: Sendable {
         let eventLoop = group.next()
         let startedAt = Date()
         let clock = NIODeadline.now()
-        var fetches = Self.paths.map { path in
-            fetcher.fetch(FetchTarget(host: domain.host, port: domain.port, path: path), on: eventLoop)
-        }
-        if let cdnBase { fetches.append(fetcher.fetch(cdnBase.url(for: domain), on: eventLoop)) }
+        // The two paths on one connection where the server allows it; the CDN is another host.
+        let paths = fetcher.fetch(
+            FetchTarget(host: domain.host, port: domain.port, path: Self.paths[0]),
+            then: FetchTarget(host: domain.host, port: domain.port, path: Self.paths[1]), on: eventLoop)
+        let fetches =
+            cdnBase.map { base in
+                paths.and(fetcher.fetch(base.url(for: domain), on: eventLoop)).map { $0.0 + [$0.1] }
+            } ?? paths
         let checkTime = configuration.checkTime
         let verifier = signatureVerifier
         let checksCDN = cdnBase != nil
-        return EventLoopFuture.whenAllSucceed(fetches, on: eventLoop).flatMap { results in
+        return fetches.flatMap { results in
             self.threadPool.runIfActive(eventLoop: eventLoop) {
                 let analysis = DomainAnalysis(
                     domain: domain, wellKnown: results[0], root: results[1], cdn: checksCDN ? results[2] : nil,
