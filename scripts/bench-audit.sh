@@ -11,6 +11,7 @@
 #   --system-roots  keep the system trust store beside --ca-file (as a user's run does)
 #   --no-curl       skip the curl yardstick
 #   --perf FILE     record the aasa run with `perf record -g` into FILE
+#   --strace FILE   count the aasa run's file system calls (strace -c) into FILE
 #   AASA_BIN=PATH   run this aasa binary instead of building one
 #
 # Every connection goes to 127.0.0.1 (--resolve); nginx is stopped on exit, whatever happens.
@@ -20,6 +21,7 @@ ecdsa=0
 system_roots=0
 curl_loop=1
 perf_file=""
+strace_file=""
 while [ $# -gt 0 ]; do
     case "$1" in
     --ecdsa) ecdsa=1 ;;
@@ -27,6 +29,10 @@ while [ $# -gt 0 ]; do
     --no-curl) curl_loop=0 ;;
     --perf)
         perf_file=$2
+        shift
+        ;;
+    --strace)
+        strace_file=$2
         shift
         ;;
     -*)
@@ -120,12 +126,16 @@ roots=(--no-system-roots)
 if [ "$system_roots" = 1 ]; then roots=(); fi
 profiler=()
 if [ -n "$perf_file" ]; then profiler=(perf record -g -o "$perf_file" --); fi
+if [ -n "$strace_file" ]; then
+    profiler=(strace -f -c -o "$strace_file" -e trace=openat,open,getdents64,newfstatat,stat,statx --)
+fi
 echo "== aasa audit: $count domains, --concurrency $concurrency, $([ "$ecdsa" = 1 ] && echo ECDSA || echo RSA) leaf, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 /usr/bin/time -v -o "$work/aasa.time" "${profiler[@]}" "$aasa" audit --domains-file "$work/domains.txt" \
     --resolve "*.example.com:$port:127.0.0.1" --ca-file certs/ca-bundle.pem "${roots[@]}" \
     --concurrency "$concurrency" --format jsonl --no-progress > "$work/aasa.jsonl"
 audited=$(wc -l < "$work/aasa.jsonl")
 current=$(grep -c '"verdict":"current"' "$work/aasa.jsonl" || true)
+reused=$(grep -o '"reusedConnection":true' "$work/aasa.jsonl" | wc -l || true)
 aasa_seconds=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i]; print s }' "$work/aasa.time")
 aasa_rss=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$work/aasa.time")
 aasa_cpu=$(awk -F': ' '/(User|System) time \(seconds\)/ { s += $2 } END { print s }' "$work/aasa.time")
@@ -142,12 +152,12 @@ curl_end=$(date +%s.%N)
 curl_seconds=$(python3 -c "print($curl_end - $curl_start)")
 [ "$curl_loop" = 1 ] || echo "   (skipped: --no-curl)" >&2
 
-python3 - "$count" "$audited" "$current" "$aasa_seconds" "$aasa_rss" "$curl_seconds" "$concurrency" "$aasa_cpu" <<'EOF'
+python3 - "$count" "$audited" "$current" "$aasa_seconds" "$aasa_rss" "$curl_seconds" "$concurrency" "$aasa_cpu" "$reused" <<'EOF'
 import sys
 count, audited, current = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 aasa_s, rss_kb, curl_s, concurrency = float(sys.argv[4]), int(sys.argv[5]), float(sys.argv[6]), sys.argv[7]
-cpu_s = float(sys.argv[8])
-print(f"domains:               {count} (audited {audited}, current {current})")
+cpu_s, reused = float(sys.argv[8]), int(sys.argv[9])
+print(f"domains:               {count} (audited {audited}, current {current}, second path on a reused connection {reused})")
 print(f"aasa audit:            {aasa_s:.2f} s, {count / aasa_s:.1f} domains/s (--concurrency {concurrency}), peak RSS {rss_kb / 1024:.1f} MiB")
 print(f"aasa CPU:              {cpu_s:.2f} s user+system, {cpu_s * 1000 / count:.2f} ms per domain")
 if curl_s > 0.5:
