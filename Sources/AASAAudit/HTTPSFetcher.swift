@@ -17,6 +17,8 @@ final class HTTPSFetcher: Sendable {
     /// The server chains seen, each checked once per second of the clock; the host per
     /// connection.
     let serverChains: ServerChainCache
+    /// How long a domain's second path waits to reuse the first's connection.
+    let reuseWait: ReuseWait
 
     init(group: any EventLoopGroup, configuration: AuditConfiguration, trust: TrustStore) throws {
         self.group = group
@@ -31,6 +33,7 @@ final class HTTPSFetcher: Sendable {
         // 5 s, which a server that is still trickling a body never sends).
         tls.shutdownTimeout = .milliseconds(250)
         sslContext = try NIOSSLContext(configuration: tls)
+        reuseWait = ReuseWait(timeout: configuration.timeout)
         serverChains = ServerChainCache(
             verifier: Verifier(
                 trust: trust, options: VerificationOptions(purpose: .sslServer, time: configuration.checkTime)))

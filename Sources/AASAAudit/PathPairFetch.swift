@@ -2,16 +2,12 @@ import Foundation
 import NIOCore
 
 extension HTTPSFetcher {
-    /// How long the second path waits for the first before it opens its own connection: a
-    /// server that hangs on the first path costs little more than one timeout, not two.
-    static func reuseWait(timeout: TimeInterval) -> TimeInterval { min(1, timeout / 2) }
-
     /// Fetches `first`, then `second` of the same host, as Apple's fetcher reads them: on the
     /// first's connection when its answer came whole and the server keeps the connection open
     /// (HTTP/1.1, no `Connection: close`, framed by `Content-Length` or chunked, under the size
     /// cap). Otherwise `second` gets a connection of its own, exactly as ``fetch(_:keepAlive:on:)``
     /// gives it: after the first failed, or was not reusable, or took longer than
-    /// ``reuseWait(timeout:)``, or when the kept connection turned out closed before `second`'s
+    /// ``reuseWait`` allows, or when the kept connection turned out closed before `second`'s
     /// answer began. Each result says what happened on its own path
     /// (``FetchResult/reusedConnection``).
     func fetch(_ first: FetchTarget, then second: FetchTarget, on eventLoop: any EventLoop) -> EventLoopFuture<
@@ -27,10 +23,13 @@ extension HTTPSFetcher {
             started.value = true
             secondResult.completeWith(self.fetch(second, on: eventLoop))
         }
-        let wait = Self.reuseWait(timeout: configuration.timeout)
-        let fallback = eventLoop.scheduleTask(in: .nanoseconds(Int64(wait * 1e9))) { startOwnConnection() }
+        let startedAt = NIODeadline.now()
+        let fallback = eventLoop.scheduleTask(in: .nanoseconds(Int64(reuseWait.current * 1e9))) {
+            startOwnConnection()
+        }
         let firstResult = fetch(first, keepAlive: true, on: eventLoop).map { result -> FetchResult in
             fallback.cancel()
+            if result.failure == nil { self.reuseWait.record(Self.seconds(.now() - startedAt)) }
             var result = result
             let kept = result.kept
             result.kept = nil
