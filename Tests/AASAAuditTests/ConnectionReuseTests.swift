@@ -18,17 +18,25 @@ struct ConnectionReuseTests {
                 resolve: [ResolveRule(host: "*", port: nil, address: "127.0.0.1")], threads: 2))
     }
 
-    /// The connection log's lines for `host`: (connection number, requests on it so far, path).
-    func logged(_ server: NginxServer, _ host: NginxServer.Host) throws -> [(
-        connection: Int, request: Int, path: String
-    )] {
+    /// One request in the connection log.
+    struct Request {
+        var connection: Int
+        /// Its number on its connection (1 for the first).
+        var request: Int
+        var path: String
+        /// When nginx received it, in Unix seconds.
+        var start: Double
+    }
+
+    /// The connection log's lines for `host`.
+    func logged(_ server: NginxServer, _ host: NginxServer.Host) throws -> [Request] {
         let text = try String(contentsOf: server.connectionLog, encoding: .utf8)
         return text.split(separator: "\n").compactMap { line in
             let fields = line.split(separator: " ").map(String.init)
-            guard fields.count == 4, fields[2] == host.rawValue, let connection = Int(fields[0]),
-                let request = Int(fields[1])
+            guard fields.count == 6, fields[2] == host.rawValue, let connection = Int(fields[0]),
+                let request = Int(fields[1]), let end = Double(fields[4]), let taken = Double(fields[5])
             else { return nil }
-            return (connection, request, fields[3])
+            return Request(connection: connection, request: request, path: fields[3], start: end - taken)
         }
     }
 
@@ -72,6 +80,32 @@ struct ConnectionReuseTests {
             #expect(requests[0].connection != requests[1].connection)
             #expect(requests.map(\.request) == [1, 1])
             #expect(Set(requests.map(\.path)) == Set(Auditor.paths))
+        }
+    }
+
+    @Test func aFirstPathThatHangsDoesNotHoldTheSecondBack() async throws {
+        try await withNginx { server in
+            let auditor = try auditor(timeout: 4)
+            defer { auditor.shutdown() }
+            let report = await auditor.report(for: try AuditDomain.parse(server.domain(.slow)))
+            try #require(report.paths.count == 2)
+            let (first, second) = (report.paths[0], report.paths[1])
+            #expect(first.error?.rule == "timeout")
+            #expect(second.status == 404 && second.error == nil && !second.reusedConnection)
+            // The second path went on its own connection after the 1 s wait, and ended while the
+            // first was still trickling towards its 4 s timeout.
+            // (nginx logs the first when it notices the connection closed: wait for that.)
+            var requests = try logged(server, .slow)
+            let deadline = Date().addingTimeInterval(10)
+            while requests.count < 2, Date() < deadline {
+                try await Task.sleep(nanoseconds: 50_000_000)
+                requests = try logged(server, .slow)
+            }
+            try #require(requests.count == 2, "\(requests)")
+            #expect(requests.map(\.path) == [Auditor.paths[1], Auditor.paths[0]])
+            #expect(requests[0].connection != requests[1].connection)
+            // Asked about 1 s after the first (the wait), not after its 4 s timeout.
+            #expect(requests[0].start - requests[1].start < 3, "\(requests)")
         }
     }
 

@@ -42,7 +42,8 @@ final class NginxServer: @unchecked Sendable {
         case wrongType = "wrong-type.example.com"
         /// A 200 KB file at /.well-known.
         case large = "large.example.com"
-        /// /.well-known trickles 20 KB at 200 bytes a second (limit_rate): a timeout.
+        /// /.well-known trickles 20 KB at 200 bytes a second (limit_rate): a timeout. Logged as
+        /// `keepAlive`.
         case slow = "slow.example.com"
         /// 503 at /.well-known.
         case error = "error.example.com"
@@ -77,7 +78,8 @@ final class NginxServer: @unchecked Sendable {
         case closing = "closing.example.com"
     }
 
-    /// The requests to `keepAlive` and `closing`: `connection-number requests-on-it host path`.
+    /// The requests to `keepAlive`, `closing` and `slow`: `connection-number requests-on-it host
+    /// path end-time seconds-taken`, each logged when it ends.
     var connectionLog: URL { directory.appendingPathComponent("connections.log") }
 
     /// `host:port` for a scenario.
@@ -250,7 +252,9 @@ enum NginxConfig {
         servers += server(.missing, "")
         servers += server(.wrongType, "\(wellKnown) \(serve("plain.json", as: "text/html"))")
         servers += server(.large, "\(wellKnown) \(serve("large.json", as: "application/json"))")
-        servers += server(.slow, "\(wellKnown) \(serve("slow.json", as: "application/json", extra: "limit_rate 200;"))")
+        let logged = "access_log \(directory)/connections.log connections;"
+        servers += server(
+            .slow, "\(logged) \(wellKnown) \(serve("slow.json", as: "application/json", extra: "limit_rate 200;"))")
         servers += server(.error, "\(wellKnown) { return 503; }")
         servers += server(
             .encoded,
@@ -282,7 +286,6 @@ enum NginxConfig {
             """)
         servers += server(.hostile, Fixtures.hostileLocations(wellKnown: wellKnown, root: root, serve: serve))
         servers += server(.hostileHeader, Fixtures.hostileHeaderLocation(wellKnown: wellKnown, serve: serve))
-        let logged = "access_log \(directory)/connections.log connections;"
         servers += server(.keepAlive, "\(logged) \(wellKnown) \(serve("plain.json", as: "application/json"))")
         servers += server(
             .closing, "\(logged) keepalive_requests 1; \(wellKnown) \(serve("plain.json", as: "application/json"))")
@@ -295,7 +298,7 @@ enum NginxConfig {
             events { worker_connections 1024; }
             http {
                 access_log off;
-                log_format connections '$connection $connection_requests $host $request_uri';
+                log_format connections '$connection $connection_requests $host $request_uri $msec $request_time';
                 client_body_temp_path \(directory)/tmp/body;
                 proxy_temp_path \(directory)/tmp/proxy;
                 fastcgi_temp_path \(directory)/tmp/fastcgi;
