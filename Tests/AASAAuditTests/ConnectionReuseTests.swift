@@ -63,6 +63,18 @@ struct ConnectionReuseTests {
         }
     }
 
+    @Test func theTextReportSaysWhichPathReusedTheConnection() throws {
+        try withNginx { server in
+            let result = TestProcess.aasa(["audit", server.domain(.keepAlive)] + server.auditOptions)
+            #expect(result.status == 0, "\(result)")
+            let lines = result.stdoutText.split(separator: "\n").filter {
+                $0.contains("on the connection of the request before")
+            }
+            #expect(lines.count == 1, "\(result.stdoutText)")
+            #expect(lines.first?.contains("connect ") == false)
+        }
+    }
+
     @Test func anAnswerWithConnectionCloseGivesTheSecondPathItsOwnConnection() async throws {
         try await withNginx { server in
             let auditor = try auditor()
