@@ -63,6 +63,19 @@ struct ConnectionReuseTests {
         }
     }
 
+    @Test func anAnswerCutAtTheSizeCapIsNotFollowedOnItsConnection() async throws {
+        try await withNginx { server in
+            let auditor = try auditor()
+            defer { auditor.shutdown() }
+            let report = await auditor.report(for: try AuditDomain.parse(server.domain(.large)))
+            try #require(report.paths.count == 2)
+            #expect(report.paths[0].truncated)
+            #expect(report.paths[1].status == 404 && report.paths[1].error == nil)
+            #expect(!report.paths[1].reusedConnection)
+            #expect(report.paths[1].timings.tlsMs != nil)
+        }
+    }
+
     @Test func theTextReportSaysWhichPathReusedTheConnection() throws {
         try withNginx { server in
             let result = TestProcess.aasa(["audit", server.domain(.keepAlive)] + server.auditOptions)
