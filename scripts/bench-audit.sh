@@ -4,18 +4,56 @@
 # test PKI's wildcard certificate, and a plain curl loop over the same URLs as the yardstick.
 # Prints domains per second for both and aasa's peak memory (/usr/bin/time -v).
 #
-#   scripts/bench-audit.sh [N] [CONCURRENCY]
+#   scripts/bench-audit.sh [--ecdsa] [--system-roots] [--no-curl] [--perf FILE] [N] [CONCURRENCY]
+#
+#   --ecdsa         serve an ECDSA P-256 wildcard leaf made at run time in the temporary
+#                   directory (signed with certs/intermediate-ca.key) instead of the RSA one
+#   --system-roots  keep the system trust store beside --ca-file (as a user's run does)
+#   --no-curl       skip the curl yardstick
+#   --perf FILE     record the aasa run with `perf record -g` into FILE
+#   --strace FILE   count the aasa run's file system calls (strace -c) into FILE
+#   AASA_BIN=PATH   run this aasa binary instead of building one
 #
 # Every connection goes to 127.0.0.1 (--resolve); nginx is stopped on exit, whatever happens.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+ecdsa=0
+system_roots=0
+curl_loop=1
+perf_file=""
+strace_file=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --ecdsa) ecdsa=1 ;;
+    --system-roots) system_roots=1 ;;
+    --no-curl) curl_loop=0 ;;
+    --perf)
+        perf_file=$2
+        shift
+        ;;
+    --strace)
+        strace_file=$2
+        shift
+        ;;
+    -*)
+        echo "bench-audit.sh: unknown option $1" >&2
+        exit 64
+        ;;
+    *) break ;;
+    esac
+    shift
+done
 count=${1:-1000}
 concurrency=${2:-16}
 scripts/ensure-deps.sh nginx curl time
 
-echo "== building aasa (release)" >&2
-swift build -c release --product aasa >/dev/null
-aasa="$(swift build -c release --show-bin-path)/aasa"
+if [ -n "${AASA_BIN:-}" ]; then
+    aasa=$AASA_BIN # a binary built before (e.g. a copy of the baseline's)
+else
+    echo "== building aasa (release)" >&2
+    swift build -c release --product aasa >/dev/null
+    aasa="$(swift build -c release --show-bin-path)/aasa"
+fi
 
 work=$(mktemp -d)
 nginx_pid=""
@@ -30,7 +68,21 @@ trap cleanup EXIT INT TERM
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
 mkdir -p "$work/tmp"
-cat certs/leaf-wildcard.pem certs/chain.pem > "$work/wildcard.chain.pem"
+leaf_key=$PWD/certs/leaf-wildcard.key
+if [ "$ecdsa" = 1 ]; then
+    # An ECDSA P-256 twin of leaf-wildcard, made here so that no fixture changes.
+    leaf_key=$work/leaf-ec-wildcard.key
+    openssl ecparam -name prime256v1 -genkey -noout -out "$work/ec.key"
+    openssl pkcs8 -topk8 -nocrypt -in "$work/ec.key" -out "$leaf_key"
+    openssl req -new -key "$leaf_key" -subj "/CN=*.example.com" -out "$work/leaf.csr"
+    printf '%s\n' 'basicConstraints = critical, CA:FALSE' 'keyUsage = critical, digitalSignature' \
+        'extendedKeyUsage = serverAuth' 'subjectAltName = DNS:*.example.com' > "$work/leaf.ext"
+    openssl x509 -req -in "$work/leaf.csr" -CA certs/intermediate-ca.pem -CAkey certs/intermediate-ca.key \
+        -set_serial 0x7777 -days 30 -sha256 -extfile "$work/leaf.ext" -out "$work/leaf.pem" 2>/dev/null
+    cat "$work/leaf.pem" certs/chain.pem > "$work/wildcard.chain.pem"
+else
+    cat certs/leaf-wildcard.pem certs/chain.pem > "$work/wildcard.chain.pem"
+fi
 printf '%s\n' '{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/buy/*"}]}]}}' \
     > "$work/aasa.json"
 cat > "$work/nginx.conf" <<EOF
@@ -51,7 +103,7 @@ http {
         listen 127.0.0.1:$port ssl;
         server_name *.example.com;
         ssl_certificate $work/wildcard.chain.pem;
-        ssl_certificate_key $PWD/certs/leaf-wildcard.key;
+        ssl_certificate_key $leaf_key;
         ssl_protocols TLSv1.2 TLSv1.3;
         location = /.well-known/apple-app-site-association { types { } default_type application/json; alias $work/aasa.json; }
         location / { return 404; }
@@ -70,18 +122,27 @@ done
 
 for i in $(seq "$count"); do echo "d$i.example.com:$port"; done > "$work/domains.txt"
 
-echo "== aasa audit: $count domains, --concurrency $concurrency" >&2
-/usr/bin/time -v -o "$work/aasa.time" "$aasa" audit --domains-file "$work/domains.txt" \
-    --resolve "*.example.com:$port:127.0.0.1" --ca-file certs/ca-bundle.pem --no-system-roots \
+roots=(--no-system-roots)
+if [ "$system_roots" = 1 ]; then roots=(); fi
+profiler=()
+if [ -n "$perf_file" ]; then profiler=(perf record -g -o "$perf_file" --); fi
+if [ -n "$strace_file" ]; then
+    profiler=(strace -f -c -o "$strace_file" -e trace=openat,open,getdents64,newfstatat,stat,statx --)
+fi
+echo "== aasa audit: $count domains, --concurrency $concurrency, $([ "$ecdsa" = 1 ] && echo ECDSA || echo RSA) leaf, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+/usr/bin/time -v -o "$work/aasa.time" "${profiler[@]}" "$aasa" audit --domains-file "$work/domains.txt" \
+    --resolve "*.example.com:$port:127.0.0.1" --ca-file certs/ca-bundle.pem "${roots[@]}" \
     --concurrency "$concurrency" --format jsonl --no-progress > "$work/aasa.jsonl"
 audited=$(wc -l < "$work/aasa.jsonl")
 current=$(grep -c '"verdict":"current"' "$work/aasa.jsonl" || true)
+reused=$(grep -o '"reusedConnection":true' "$work/aasa.jsonl" | wc -l || true)
 aasa_seconds=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i]; print s }' "$work/aasa.time")
 aasa_rss=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$work/aasa.time")
+aasa_cpu=$(awk -F': ' '/(User|System) time \(seconds\)/ { s += $2 } END { print s }' "$work/aasa.time")
 
 echo "== curl loop: the same $((count * 2)) URLs, one curl each, one after another" >&2
 curl_start=$(date +%s.%N)
-for i in $(seq "$count"); do
+for i in $(seq "$((count * curl_loop))"); do
     for path in /.well-known/apple-app-site-association /apple-app-site-association; do
         curl -s -o /dev/null --resolve "d$i.example.com:$port:127.0.0.1" --cacert certs/ca-bundle.pem \
             "https://d$i.example.com:$port$path" || true
@@ -89,12 +150,16 @@ for i in $(seq "$count"); do
 done
 curl_end=$(date +%s.%N)
 curl_seconds=$(python3 -c "print($curl_end - $curl_start)")
+[ "$curl_loop" = 1 ] || echo "   (skipped: --no-curl)" >&2
 
-python3 - "$count" "$audited" "$current" "$aasa_seconds" "$aasa_rss" "$curl_seconds" "$concurrency" <<'EOF'
+python3 - "$count" "$audited" "$current" "$aasa_seconds" "$aasa_rss" "$curl_seconds" "$concurrency" "$aasa_cpu" "$reused" <<'EOF'
 import sys
 count, audited, current = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 aasa_s, rss_kb, curl_s, concurrency = float(sys.argv[4]), int(sys.argv[5]), float(sys.argv[6]), sys.argv[7]
-print(f"domains:               {count} (audited {audited}, current {current})")
+cpu_s, reused = float(sys.argv[8]), int(sys.argv[9])
+print(f"domains:               {count} (audited {audited}, current {current}, second path on a reused connection {reused})")
 print(f"aasa audit:            {aasa_s:.2f} s, {count / aasa_s:.1f} domains/s (--concurrency {concurrency}), peak RSS {rss_kb / 1024:.1f} MiB")
-print(f"curl loop (yardstick): {curl_s:.2f} s, {count / curl_s:.1f} domains/s (2 URLs per domain, sequential)")
+print(f"aasa CPU:              {cpu_s:.2f} s user+system, {cpu_s * 1000 / count:.2f} ms per domain")
+if curl_s > 0.5:
+    print(f"curl loop (yardstick): {curl_s:.2f} s, {count / curl_s:.1f} domains/s (2 URLs per domain, sequential)")
 EOF

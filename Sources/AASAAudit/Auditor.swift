@@ -13,8 +13,10 @@ import NIOPosix
 /// print(report.verdict, report.diagnostics.map(\.rule))
 /// ```
 ///
-/// Each domain's two paths (and the CDN copy) are fetched at once on one event loop; the
-/// file is then verified and linted on a thread pool, off the event loops. The auditor keeps
+/// Each domain's two paths are fetched on one event loop, on one connection when the server
+/// keeps it open (the CDN copy at the same time, on its own); the file is then verified and
+/// linted on a thread pool, off the event loops. Each distinct TLS server chain is checked once
+/// per second of the clock, and each signer chain likewise (``ChainCache``). The auditor keeps
 /// nothing about a domain once its report is returned. Call ``shutdown()`` when done.
 public final class Auditor: Sendable {
     /// The two paths Apple's fetcher has used: `.well-known` (iOS 9.3 and later, and the CDN),
@@ -84,7 +86,8 @@ public final class Auditor: Sendable {
         signatureVerifier = Verifier(
             trust: trust,
             options: VerificationOptions(
-                purpose: .sslServer, time: configuration.checkTime, limits: configuration.limits))
+                purpose: .sslServer, time: configuration.checkTime, limits: configuration.limits),
+            chainCache: ChainCache())
     }
 
     /// Stops the event loops and the thread pool. Call it once, outside any event loop.
@@ -145,7 +148,8 @@ public final class Auditor: Sendable {
             .recover { DomainRoute(lookupFailure: $0, host: domain.host, timeout: timeout) }
     }
 
-    /// Fetches the domain's two paths by `route`, holding its address's slot
+    /// Fetches the domain's two paths by `route` (on one connection where the server allows
+    /// it; the CDN is another host, fetched on its own), holding its address's slot
     /// (`--max-per-address`) from before the first connection until both are done.
     private func fetchOrigin(
         _ domain: AuditDomain, route: DomainRoute, on eventLoop: any EventLoop
@@ -156,12 +160,12 @@ public final class Auditor: Sendable {
         if let failure = route.failure {
             return eventLoop.makeSucceededFuture(targets.map { FetchResult(unreachable: $0, failure: failure) })
         }
+        // The two paths on one connection where the server allows it.
         guard let slots = addressSlots, let address = route.slotAddress else {
-            return EventLoopFuture.whenAllSucceed(targets.map { fetcher.fetch($0, on: eventLoop) }, on: eventLoop)
+            return fetcher.fetch(targets[0], then: targets[1], on: eventLoop)
         }
         return slots.acquire(address, on: eventLoop).flatMap {
-            let fetched = EventLoopFuture.whenAllSucceed(
-                targets.map { self.fetcher.fetch($0, on: eventLoop) }, on: eventLoop)
+            let fetched = self.fetcher.fetch(targets[0], then: targets[1], on: eventLoop)
             fetched.whenComplete { _ in slots.release(address) }
             return fetched
         }

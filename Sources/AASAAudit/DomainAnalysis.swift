@@ -190,7 +190,7 @@ struct DomainAnalysis {
             signed: kind?.isSigned ?? false,
             error: fetch.failure.map { PathReport.FetchError(rule: $0.rule.rawValue, message: $0.message) },
             attempts: fetch.attempts, descriptorWaitMs: fetch.descriptorWait.map { ($0 * 10_000).rounded() / 10 },
-            timings: fetch.timings)
+            reusedConnection: fetch.reusedConnection, timings: fetch.timings)
     }
 
     // MARK: - The file

@@ -86,11 +86,14 @@ public struct PathReport: Sendable, Encodable {
     /// How long the fetch waited for a file descriptor of this machine, in all (nil: it never
     /// had to wait). Waits are not attempts.
     public var descriptorWaitMs: Double?
+    /// The request went on the connection the domain's request before it opened (HTTP
+    /// keep-alive): no connect or TLS handshake of its own, so ``Timings`` has neither.
+    public var reusedConnection: Bool = false
     public var timings: Timings
 
     enum CodingKeys: String, CodingKey {
         case url, address, status, contentType, contentEncoding, location, size, declaredSize, truncated, kind, signed,
-            error, attempts, descriptorWaitMs, timings
+            error, attempts, descriptorWaitMs, reusedConnection, timings
     }
 
     /// Every key, with an explicit null for what is missing.
@@ -110,6 +113,7 @@ public struct PathReport: Sendable, Encodable {
         try container.encode(error, forKey: .error)
         try container.encode(attempts, forKey: .attempts)
         try container.encode(descriptorWaitMs, forKey: .descriptorWaitMs)
+        try container.encode(reusedConnection, forKey: .reusedConnection)
         try container.encode(timings, forKey: .timings)
     }
 
@@ -121,9 +125,9 @@ public struct PathReport: Sendable, Encodable {
 
     /// Milliseconds from the start of the (last) attempt.
     public struct Timings: Sendable, Encodable, Hashable {
-        /// TCP connected.
+        /// TCP connected (nil on a reused connection).
         public var connectMs: Double?
-        /// TLS handshake done.
+        /// TLS handshake done (nil on a reused connection).
         public var tlsMs: Double?
         /// Response head received.
         public var firstByteMs: Double?

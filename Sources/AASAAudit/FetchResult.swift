@@ -14,6 +14,12 @@ struct FetchResult: Sendable {
     var failure: FetchFailure?
     /// How long the fetch waited for a free file descriptor, in seconds (nil: it never had to).
     var descriptorWait: TimeInterval?
+    /// The request went on a connection an earlier request of the domain opened (and its TLS
+    /// handshake): the timings then have no connect or TLS time, and ``tls`` is that handshake's.
+    var reusedConnection = false
+    /// The connection, still open for another request (``HTTPSFetcher/fetch(_:keepAlive:on:)``
+    /// with `keepAlive` only): whoever receives the result reuses or closes it.
+    var kept: KeptConnection?
 }
 
 extension FetchResult {

@@ -5,7 +5,8 @@ import NIOCore
 /// pipeline, it holds back `channelActive` from the handlers after it (TLS, HTTP), sends
 /// `CONNECT host:port`, reads the proxy's answer, and only on a 2xx lets the channel become
 /// active for them, so that the TLS handshake, and the chain verified, are the origin's.
-/// After that it passes everything through unchanged.
+/// After that it passes everything through unchanged. `opened` (if given) succeeds then, or
+/// fails with the ``ProxyTunnelError``: for a caller that adds TLS once the tunnel is open.
 ///
 /// A proxy that refuses, closes or sends something that is not HTTP fails the fetch with a
 /// ``ProxyTunnelError``, whose text names the proxy and quotes its status line (the proxy's
@@ -41,9 +42,22 @@ final class ProxyTunnelHandler: ChannelInboundHandler {
     private var header: ByteBuffer?
     private var established = false
     private var failed = false
+    private var opened: EventLoopPromise<Void>?
 
-    init(_ request: Request) {
+    init(_ request: Request, opened: EventLoopPromise<Void>? = nil) {
         self.request = request
+        self.opened = opened
+    }
+
+    /// Completes `opened` once.
+    private func settle(_ result: Result<Void, any Error>) {
+        let promise = opened
+        opened = nil
+        promise?.completeWith(result)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        settle(.failure(ChannelError.ioOnClosedChannel))
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -94,6 +108,7 @@ final class ProxyTunnelHandler: ChannelInboundHandler {
             header = nil
             context.fireChannelActive()
             if buffer.readableBytes > 0 { context.fireChannelRead(wrapInboundOut(buffer)) }
+            settle(.success(()))
         case let code:
             fail(context, failure(code: code, statusLine: statusLine), as: code.map { $0 >= 500 } == true)
         }
@@ -146,7 +161,9 @@ final class ProxyTunnelHandler: ChannelInboundHandler {
     private func fail(_ context: ChannelHandlerContext, _ message: String, as upstream: Bool = false) {
         failed = true
         header = nil
-        context.fireErrorCaught(ProxyTunnelError(failure: upstream ? .connection(message) : .proxy(message)))
+        let error = ProxyTunnelError(failure: upstream ? .connection(message) : .proxy(message))
+        settle(.failure(error))
+        context.fireErrorCaught(error)
         context.close(promise: nil)
     }
 

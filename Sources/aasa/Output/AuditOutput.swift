@@ -287,6 +287,7 @@ enum AuditText {
                 + when
         }
         if let address = path.address { when = "\(address); " + when }
+        if path.reusedConnection { when += "; on the connection of the request before" }
         if path.attempts > 1 { when += "; \(path.attempts) attempts" }
         if let wait = path.descriptorWaitMs { when += "; waited \(milliseconds(wait)) for a free file descriptor" }
         lines.append("      " + facts.joined(separator: ", "))

@@ -276,6 +276,9 @@ struct AuditRun {
         }
     }
 
+    /// How many reports go by between two ``HeapTrim/now()``.
+    static let trimInterval = 2_000
+
     func run(source: DomainSource, printer: AuditPrinter) -> Outcome {
         var outcome = Outcome()
         let completions = Completions()
@@ -309,6 +312,7 @@ struct AuditRun {
             for (index, report) in completions.take(waitingUntil: Date().addingTimeInterval(0.2)) {
                 inFlight -= 1
                 outcome.audited += 1
+                if outcome.audited % Self.trimInterval == 0 { HeapTrim.now() }
                 if ordered {
                     waiting[index] = report
                 } else {

@@ -60,13 +60,21 @@ struct AccessLog {
         return most
     }
 
+    /// nginx's times are its cached clock, read once per turn of its event loop, to the
+    /// millisecond: one domain's end and the next one's start may be misplaced by a few
+    /// milliseconds. Domains overlapping by less than this are counted one after the other
+    /// (the domains of the tests take half a second and more).
+    static let clockSlack = 0.005
+
     /// For each server address, the most domains it served at once: a domain's time there runs
-    /// from its first connection's start to its last answer.
+    /// from its first connection's start to its last answer (less ``clockSlack`` at each end).
     var mostDomainsAtOnceByAddress: [String: Int] {
         Dictionary(grouping: requests, by: \.address).mapValues { lines in
             Self.mostAtOnce(
                 Dictionary(grouping: lines, by: \.host).values.map { domain in
-                    (domain.map(\.connectionStart).min() ?? 0, domain.map(\.end).max() ?? 0)
+                    let start = domain.map(\.connectionStart).min() ?? 0
+                    let end = domain.map(\.end).max() ?? 0
+                    return (start + Self.clockSlack, max(start + Self.clockSlack, end - Self.clockSlack))
                 })
         }
     }

@@ -42,7 +42,8 @@ final class NginxServer: @unchecked Sendable {
         case wrongType = "wrong-type.example.com"
         /// A 200 KB file at /.well-known.
         case large = "large.example.com"
-        /// /.well-known trickles 20 KB at 200 bytes a second (limit_rate): a timeout.
+        /// /.well-known trickles 20 KB at 200 bytes a second (limit_rate): a timeout. Logged as
+        /// `keepAlive`.
         case slow = "slow.example.com"
         /// 503 at /.well-known.
         case error = "error.example.com"
@@ -71,7 +72,15 @@ final class NginxServer: @unchecked Sendable {
         case hostile = "hostile.example.com"
         /// A header holding ESC, BEL and CR, which the HTTP parser refuses.
         case hostileHeader = "hostile-header.example.com"
+        /// As `plain` (nginx keeps connections open), each request logged with its connection.
+        case keepAlive = "keep-alive.example.com"
+        /// As `plain`, but every answer says `Connection: close` (logged as `keepAlive`).
+        case closing = "closing.example.com"
     }
+
+    /// The requests to `keepAlive`, `closing` and `slow`: `connection-number requests-on-it host
+    /// path end-time seconds-taken`, each logged when it ends.
+    var connectionLog: URL { directory.appendingPathComponent("connections.log") }
 
     /// `host:port` for a scenario.
     func domain(_ host: Host) -> String { "\(host.rawValue):\(port)" }
@@ -199,65 +208,6 @@ final class NginxServer: @unchecked Sendable {
     }
 }
 
-/// A child started with `posix_spawn` and a clean signal mask and dispositions. Foundation's
-/// `Process` passes on the mask of the spawning thread, where the test runner blocks nearly
-/// every signal; nginx without a master process never unblocks them, so it would not stop.
-final class SpawnedProcess {
-    let pid: pid_t
-    private var status: Int32?
-
-    init(_ executable: String, _ arguments: [String], output: String) throws {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var child: pid_t = 0
-        let result = posix_spawn(&child, executable, &actions, &attributes, argv, environ)
-        guard result == 0 else {
-            throw NginxServer.ServerError("cannot start \(executable): \(String(cString: strerror(result)))")
-        }
-        pid = child
-    }
-
-    var isRunning: Bool {
-        guard status == nil else { return false }
-        var value: Int32 = 0
-        if waitpid(pid, &value, WNOHANG) == pid {
-            status = value
-            return false
-        }
-        return true
-    }
-
-    /// TERM, up to 5 s to exit, then KILL; always reaped.
-    func stop() {
-        guard isRunning else { return }
-        kill(pid, SIGTERM)
-        let deadline = Date().addingTimeInterval(5)
-        while isRunning && Date() < deadline { usleep(10_000) }
-        if isRunning {
-            kill(pid, SIGKILL)
-            var value: Int32 = 0
-            waitpid(pid, &value, 0)
-            status = value
-        }
-    }
-}
-
 /// Runs `body` with a fresh nginx, stopped afterwards whatever happens.
 func withNginx<T>(_ body: (NginxServer) throws -> T) throws -> T {
     let server = try NginxServer()
@@ -310,7 +260,9 @@ enum NginxConfig {
         servers += server(.missing, "")
         servers += server(.wrongType, "\(wellKnown) \(serve("plain.json", as: "text/html"))")
         servers += server(.large, "\(wellKnown) \(serve("large.json", as: "application/json"))")
-        servers += server(.slow, "\(wellKnown) \(serve("slow.json", as: "application/json", extra: "limit_rate 200;"))")
+        let logged = "access_log \(directory)/connections.log connections;"
+        servers += server(
+            .slow, "\(logged) \(wellKnown) \(serve("slow.json", as: "application/json", extra: "limit_rate 200;"))")
         servers += server(.error, "\(wellKnown) { return 503; }")
         servers += server(
             .encoded,
@@ -340,7 +292,7 @@ enum NginxConfig {
                     location = /a/v1/hostile.example.com { \(Fixtures.hostileCDN) return 404; }
                     location /a/v1/ { \(failure) return 404; }
             """)
-        // paced-N.example.com: /.well-known sends 3 KB at 6 KB/s (about half a second), logging
+        // paced-N.example.com: /.well-known sends 3 KB at 2 KB/s (about a second), logging
         // when each connection began and each request ended (politeness tests, issue #17).
         servers += """
                 server {
@@ -349,13 +301,16 @@ enum NginxConfig {
                     ssl_certificate \(directory)/wildcard.chain.pem;
                     ssl_certificate_key \(certs)/leaf-wildcard.key;
                     access_log \(directory)/paced.log paced;
-                    \(wellKnown) \(serve("paced.json", as: "application/json", extra: "limit_rate 6k;"))
+                    \(wellKnown) \(serve("paced.json", as: "application/json", extra: "limit_rate 2k;"))
                     location / { return 404; }
                 }
 
             """
         servers += server(.hostile, Fixtures.hostileLocations(wellKnown: wellKnown, root: root, serve: serve))
         servers += server(.hostileHeader, Fixtures.hostileHeaderLocation(wellKnown: wellKnown, serve: serve))
+        servers += server(.keepAlive, "\(logged) \(wellKnown) \(serve("plain.json", as: "application/json"))")
+        servers += server(
+            .closing, "\(logged) keepalive_requests 1; \(wellKnown) \(serve("plain.json", as: "application/json"))")
         return """
             daemon off;
             master_process off;
@@ -366,6 +321,7 @@ enum NginxConfig {
             http {
                 access_log off;
                 log_format paced '$msec $request_time $connection_time $connection $host $server_addr $uri';
+                log_format connections '$connection $connection_requests $host $request_uri $msec $request_time';
                 client_body_temp_path \(directory)/tmp/body;
                 proxy_temp_path \(directory)/tmp/proxy;
                 fastcgi_temp_path \(directory)/tmp/fastcgi;

@@ -1,0 +1,165 @@
+import AASA
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOSSL
+import NIOTLS
+
+/// Sends the GET once TLS is up, and collects the answer up to the size cap. After a complete
+/// answer on a connection the server keeps open, ``send(_:)`` sends the domain's next request
+/// on the same connection.
+final class FetchHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPClientResponsePart
+    typealias OutboundOut = HTTPClientRequestPart
+
+    private var state: FetchState
+    private var context: ChannelHandlerContext?
+
+    init(state: FetchState) {
+        self.state = state
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let tlsEvent = event as? TLSUserEvent, case .handshakeCompleted = tlsEvent, !state.isFinished {
+            state.handshakeAt = .now()
+            if let handler = try? context.pipeline.syncOperations.handler(type: NIOSSLClientHandler.self) {
+                state.tlsVersion = handler.tlsVersion.map(Self.name)
+            }
+            sendRequest(context: context)
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    /// Sends `next`'s request on this connection, which the request before left open.
+    func send(_ next: FetchState) {
+        state = next
+        guard let context, context.channel.isActive else {
+            next.finish(failure: .connection("the server closed the kept-alive connection before the next request"))
+            return
+        }
+        sendRequest(context: context)
+    }
+
+    private func sendRequest(context: ChannelHandlerContext) {
+        var headers = HTTPHeaders()
+        headers.add(name: "Host", value: state.target.authority)
+        headers.add(name: "User-Agent", value: state.userAgent)
+        headers.add(name: "Accept", value: "*/*")
+        // HTTP/1.1 keeps the connection open unless told otherwise.
+        if !state.keepAlive { headers.add(name: "Connection", value: "close") }
+        let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: state.target.path, headers: headers)
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !state.isFinished else { return }
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            state.headAt = .now()
+            state.head = head
+            if let length = head.headers.first(name: "content-length").flatMap(Int.init), length > state.maximumBodySize
+            {
+                // Announced over the cap: nothing worth reading.
+                state.truncated = true
+                state.finish()
+            }
+        case .body(var buffer):
+            let room = state.maximumBodySize - state.body.count
+            if buffer.readableBytes > room {
+                if room > 0, let bytes = buffer.readBytes(length: room) { state.body.append(contentsOf: bytes) }
+                state.truncated = true
+                state.finish()
+            } else if let bytes = buffer.readBytes(length: buffer.readableBytes) {
+                state.body.append(contentsOf: bytes)
+            }
+        case .end:
+            if state.keepAlive, let head = state.head, Self.isReusable(head) {
+                state.kept = KeptConnection(
+                    channel: context.channel, handler: NIOLoopBound(self, eventLoop: context.eventLoop),
+                    tls: state.tls, tlsVersion: state.tlsVersion, address: state.remoteAddress)
+            }
+            state.finish()
+        }
+    }
+
+    /// Whether a connection may carry another request after this answer, read to its end: an
+    /// HTTP/1.1 answer without `Connection: close`, framed by `Content-Length` or chunked (an
+    /// answer that ends when the connection closes leaves nothing to reuse).
+    static func isReusable(_ head: HTTPResponseHead) -> Bool {
+        guard head.version == .http1_1, head.isKeepAlive else { return false }
+        let chunked = head.headers[canonicalForm: "transfer-encoding"].last?.lowercased() == "chunked"
+        return chunked || head.headers.first(name: "content-length").flatMap(Int.init) != nil
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard !state.isFinished else { return }
+        if let ssl = error as? NIOSSLError, case .uncleanShutdown = ssl, state.head != nil {
+            // Closed without close_notify after the answer started: the HTTP decoder ends a
+            // close-delimited body on channelInactive, which decides.
+            return
+        }
+        state.finish(failure: classify(error))
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if !state.isFinished {
+            if state.head != nil {
+                state.finish(failure: .interrupted("the connection closed after \(state.body.count) bytes of the body"))
+            } else if !state.isSecured, let code = state.tls?.descriptorShortage {
+                state.finish(failure: .descriptorLimit(errno: code, waited: 0))
+            } else if !state.isSecured, let tls = state.tls, !tls.report.verified {
+                state.finish(failure: .tls(tls.report.reason ?? tls.report.verdict))
+            } else if !state.isSecured {
+                state.finish(failure: .connection("the server closed the connection during the TLS handshake"))
+            } else {
+                state.finish(failure: .connection("the server closed the connection without answering"))
+            }
+        }
+        context.fireChannelInactive()
+    }
+
+    private func classify(_ error: any Error) -> FetchFailure {
+        if let tunnel = error as? ProxyTunnelError { return tunnel.failure }
+        if let code = DescriptorShortage.code(in: error) { return .descriptorLimit(errno: code, waited: 0) }
+        if !state.isSecured {
+            if let code = state.tls?.descriptorShortage { return .descriptorLimit(errno: code, waited: 0) }
+            if let tls = state.tls, !tls.report.verified {
+                return .tls(tls.report.reason ?? tls.report.verdict)
+            }
+            if let ssl = error as? NIOSSLError {
+                return .tls("the TLS handshake failed: \(ssl)")
+            }
+            if error is BoringSSLError {
+                return .tls("the TLS handshake failed: \(error)")
+            }
+            return .connection(
+                "the connection failed before the TLS handshake finished: \(HTTPSFetcher.describe(error))")
+        }
+        if state.head == nil {
+            if error is HTTPParserError {
+                return .interrupted("the answer is not HTTP/1.1: \(error)")
+            }
+            return .connection("the connection failed before an answer: \(HTTPSFetcher.describe(error))")
+        }
+        return .interrupted(
+            "the connection failed after \(state.body.count) bytes of the body: \(HTTPSFetcher.describe(error))")
+    }
+
+    private static func name(_ version: TLSVersion) -> String {
+        switch version {
+        case .tlsv1: return "TLSv1.0"
+        case .tlsv11: return "TLSv1.1"
+        case .tlsv12: return "TLSv1.2"
+        case .tlsv13: return "TLSv1.3"
+        }
+    }
+}
