@@ -8,7 +8,9 @@ import NIOHTTP1
 final class FetchState {
     let target: FetchTarget
     let attempt: Int
-    let promise: EventLoopPromise<FetchResult>
+    /// Completed once, by ``finish(failure:)``, then let go: its result may hold the kept
+    /// connection, whose handler refers back to this state.
+    private var promise: EventLoopPromise<FetchResult>?
     let maximumBodySize: Int
     let userAgent: String
     let timeout: TimeInterval
@@ -116,11 +118,20 @@ final class FetchState {
         let timings = PathReport.Timings(
             connectMs: milliseconds(connectedAt), tlsMs: milliseconds(handshakeAt), firstByteMs: milliseconds(headAt),
             totalMs: milliseconds(.now()) ?? 0)
-        promise.succeed(
+        let handedOver = kept
+        // The kept connection's handler refers to this state, and the result (held by the
+        // promise's future) to the kept connection: let the promise, the connection and the
+        // timer go, or a kept connection closed unused would keep this state, its channel and
+        // the event loop alive for ever (LeakSanitizer saw it).
+        kept = nil
+        timer = nil
+        let promise = self.promise
+        self.promise = nil
+        promise?.succeed(
             FetchResult(
                 target: target, address: route?.proxy == nil ? remoteAddress : nil, attempts: attempt, timings: timings,
                 tls: tls,
-                response: response, failure: failure, reusedConnection: reusedConnection, kept: kept))
+                response: response, failure: failure, reusedConnection: reusedConnection, kept: handedOver))
     }
 }
 
