@@ -23,7 +23,7 @@ import NIOSSL
 /// Safe to share between event loops (one lock). At most ``capacity`` chains are kept; the
 /// oldest is forgotten first.
 final class ServerChainCache: @unchecked Sendable {
-    // @unchecked: `entries`, `order`, `oldest` and the counters are only touched under `lock`.
+    // @unchecked: `entries` and the counters are only touched under `lock`.
 
     /// What is kept for one chain.
     private struct Entry {
@@ -40,10 +40,7 @@ final class ServerChainCache: @unchecked Sendable {
     /// Checks chains: TLS-server purpose, the run's check time (or now), no host name.
     private let verifier: Verifier
     private let lock = NSLock()
-    private var entries: [Data: Entry] = [:]
-    /// Insertion order, for forgetting the oldest entry: a ring of `capacity` keys.
-    private var order: [Data] = []
-    private var oldest = 0
+    private var entries: FIFOStore<Data, Entry>
     private var checkCount = 0
 
     init(verifier: Verifier, capacity: Int = 2_048) {
@@ -51,6 +48,7 @@ final class ServerChainCache: @unchecked Sendable {
         verifier.options.hostname = nil
         self.verifier = verifier
         self.capacity = max(1, capacity)
+        entries = FIFOStore(capacity: capacity)
     }
 
     /// How many chain checks ran (with or without a host name); a cache hit runs none.
@@ -122,19 +120,6 @@ final class ServerChainCache: @unchecked Sendable {
     }
 
     private func store(_ entry: Entry, for key: Data) {
-        lock.withLock {
-            if entries[key] != nil {
-                entries[key] = entry
-                return
-            }
-            if order.count < capacity {
-                order.append(key)
-            } else {
-                entries[order[oldest]] = nil
-                order[oldest] = key
-                oldest = (oldest + 1) % capacity
-            }
-            entries[key] = entry
-        }
+        lock.withLock { entries.store(entry, for: key) }
     }
 }

@@ -59,10 +59,7 @@ public final class ChainCache: @unchecked Sendable {
     public let certificates: CertificateCache
 
     private let lock = NSLock()
-    private var entries: [Key: Entry] = [:]
-    /// Insertion order, for forgetting the oldest entry: a ring of `capacity` keys.
-    private var order: [Key] = []
-    private var oldest = 0
+    private var entries: FIFOStore<Key, Entry>
     private var hitCount = 0
     private var missCount = 0
 
@@ -70,6 +67,7 @@ public final class ChainCache: @unchecked Sendable {
     ///   by one or a few chains; the default leaves room for a fleet of different signers.
     public init(capacity: Int = 1_024) {
         self.capacity = max(1, capacity)
+        entries = FIFOStore(capacity: capacity)
         certificates = CertificateCache(capacity: 256)
     }
 
@@ -89,8 +87,6 @@ public final class ChainCache: @unchecked Sendable {
     public func removeAll() {
         lock.withLock {
             entries.removeAll()
-            order.removeAll()
-            oldest = 0
             hitCount = 0
             missCount = 0
         }
@@ -111,14 +107,7 @@ public final class ChainCache: @unchecked Sendable {
     func store(_ entry: Entry, for key: Key) {
         lock.withLock {
             guard entries[key] == nil else { return }  // another thread got there first
-            if order.count < capacity {
-                order.append(key)
-            } else {
-                entries[order[oldest]] = nil
-                order[oldest] = key
-                oldest = (oldest + 1) % capacity
-            }
-            entries[key] = entry
+            entries.store(entry, for: key)
         }
     }
 }
