@@ -174,9 +174,16 @@ final class NginxServer: @unchecked Sendable {
 
     /// A port that was free a moment ago on 127.0.0.1.
     static func freePort() throws -> Int {
+        let socket = try loopbackSocket(listening: false)
+        close(socket.fd)
+        return socket.port
+    }
+
+    /// A TCP socket bound to 127.0.0.1 at a port the system chose (listening, if asked), and
+    /// that port. The caller closes it.
+    static func loopbackSocket(listening: Bool) throws -> (fd: Int32, port: Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ServerError("socket: \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0
@@ -185,10 +192,15 @@ final class NginxServer: @unchecked Sendable {
         let bound = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
                 bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+                    && (!listening || listen(fd, 16) == 0)
             }
         }
-        guard bound else { throw ServerError("bind: \(String(cString: strerror(errno)))") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        guard bound else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw ServerError("bind: \(reason)")
+        }
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
 
     /// Whether something accepts TCP connections on 127.0.0.1:port.

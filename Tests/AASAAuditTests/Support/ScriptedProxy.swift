@@ -23,24 +23,9 @@ final class ScriptedProxy: @unchecked Sendable {
 
     init(reply: [UInt8]?) throws {
         self.reply = reply
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw NginxServer.ServerError("socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0 && listen(fd, 16) == 0
-            }
-        }
-        guard bound else {
-            close(fd)
-            throw NginxServer.ServerError("bind: \(String(cString: strerror(errno)))")
-        }
-        listener = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
+        let socket = try NginxServer.loopbackSocket(listening: true)
+        listener = socket.fd
+        port = socket.port
         let thread = Thread { [self] in serve() }
         thread.start()
     }
