@@ -26,8 +26,7 @@ enum DomainRoute: Sendable {
         case .noAddress: self = .failed(.connection("\(host) does not resolve (\(failure.detail))"))
         case .serverFailure, .other: self = .failed(.connection("\(host) does not resolve: \(failure.detail)"))
         case .timeout:
-            let seconds = timeout == timeout.rounded() ? String(Int(timeout)) : String(timeout)
-            self = .failed(.timeout("\(host) did not resolve within \(seconds) s"))
+            self = .failed(.timeout("\(host) did not resolve within \(timeout.secondsText) s"))
         case .descriptorLimit: self = .fetcherLookup
         }
     }

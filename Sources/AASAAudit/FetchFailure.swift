@@ -131,3 +131,8 @@ enum DescriptorShortage {
             "not audited: this machine ran out of file descriptors (\(String(cString: strerror(code))): \(which)) and none came free within \(seconds) s; this says nothing about the domain"
     }
 }
+
+extension TimeInterval {
+    /// Seconds as the reports write them: `5`, or `2.5`.
+    var secondsText: String { self == rounded() ? String(Int(self)) : String(self) }
+}

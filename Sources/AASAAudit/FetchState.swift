@@ -79,7 +79,7 @@ final class FetchState {
 
     private func timedOut() {
         guard !isFinished else { return }
-        let seconds = timeout == timeout.rounded() ? String(Int(timeout)) : String(timeout)
+        let seconds = timeout.secondsText
         let phase: String
         if connectedAt == nil, !reusedConnection,
             let failure = route?.timeoutBeforeTunnel(seconds: seconds, connected: channel != nil)

@@ -118,26 +118,18 @@ final class HostResolver: Sendable {
 
 /// Addresses already looked up, handed to `ClientBootstrap` in place of its own lookup, so
 /// that SwiftNIO still tries them in turn (Happy Eyeballs, RFC 8305) without asking again.
+/// They were looked up for the target's own port.
 struct ResolvedAddresses: Resolver, Sendable {
     let addresses: [SocketAddress]
     let eventLoop: any EventLoop
 
     func initiateAQuery(host: String, port: Int) -> EventLoopFuture<[SocketAddress]> {
-        eventLoop.makeSucceededFuture(addresses.filter { $0.protocol == .inet }.map { $0.withPort(port) })
+        eventLoop.makeSucceededFuture(addresses.filter { $0.protocol == .inet })
     }
 
     func initiateAAAAQuery(host: String, port: Int) -> EventLoopFuture<[SocketAddress]> {
-        eventLoop.makeSucceededFuture(addresses.filter { $0.protocol == .inet6 }.map { $0.withPort(port) })
+        eventLoop.makeSucceededFuture(addresses.filter { $0.protocol == .inet6 })
     }
 
     func cancelQueries() {}
-}
-
-extension SocketAddress {
-    /// The same address with `port` (the lookup already used the target's port; kept in case).
-    fileprivate func withPort(_ port: Int) -> SocketAddress {
-        var copy = self
-        copy.port = port
-        return copy
-    }
 }
