@@ -81,7 +81,8 @@ public struct PathReport: Sendable, Encodable {
     /// Why no complete response came: `{ "rule": "tls-error" | "connection-failed" | "timeout" |
     /// "local-descriptor-limit" | "local-proxy-failure", "message": … }`.
     public var error: FetchError?
-    /// Connection attempts made (more than 1 after connection errors).
+    /// Connection attempts made (more than 1 after connection errors; 0 when the path was not
+    /// requested because the connection it needed had failed on the path before).
     public var attempts: Int
     /// How long the fetch waited for a file descriptor of this machine, in all (nil: it never
     /// had to wait). Waits are not attempts.

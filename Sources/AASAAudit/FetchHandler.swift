@@ -5,14 +5,18 @@ import NIOHTTP1
 import NIOSSL
 import NIOTLS
 
-/// Sends the GET once TLS is up, and collects the answer up to the size cap. After a complete
-/// answer on a connection the server keeps open, ``send(_:)`` sends the domain's next request
-/// on the same connection.
+/// Sends the GET once TLS is up, and collects the answer up to the size cap. The domain's next
+/// request goes on the same connection: sent right behind the first when the first offers it
+/// (``FollowingRequest``), or by ``send(_:)`` after a complete answer on a connection the
+/// server keeps open.
 final class FetchHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPClientResponsePart
     typealias OutboundOut = HTTPClientRequestPart
 
+    /// The request whose answer comes next.
     private var state: FetchState
+    /// The request sent behind ``state``, whose answer follows ``state``'s.
+    private var pipelined: FetchState?
     private var context: ChannelHandlerContext?
 
     init(state: FetchState) {
@@ -33,7 +37,21 @@ final class FetchHandler: ChannelInboundHandler, RemovableChannelHandler {
             if let handler = try? context.pipeline.syncOperations.handler(type: NIOSSLClientHandler.self) {
                 state.tlsVersion = handler.tlsVersion.map(Self.name)
             }
-            sendRequest(context: context)
+            write(state, context: context)
+            if let following = state.following,
+                let next = following.offer.value(
+                    KeptConnection(
+                        channel: context.channel, handler: NIOLoopBound(self, eventLoop: context.eventLoop),
+                        tls: state.tls, tlsVersion: state.tlsVersion, address: state.remoteAddress), state)
+            {
+                // Sent behind the first: its answer follows the first's on this connection, if
+                // the first's leaves the connection open (else it fails and goes on its own).
+                next.sharesConnection = true
+                state.requestBehind = true
+                pipelined = next
+                write(next, context: context)
+            }
+            context.flush()
         }
         context.fireUserInboundEventTriggered(event)
     }
@@ -45,10 +63,11 @@ final class FetchHandler: ChannelInboundHandler, RemovableChannelHandler {
             next.finish(failure: .connection("the server closed the kept-alive connection before the next request"))
             return
         }
-        sendRequest(context: context)
+        write(next, context: context)
+        context.flush()
     }
 
-    private func sendRequest(context: ChannelHandlerContext) {
+    private func write(_ state: FetchState, context: ChannelHandlerContext) {
         var headers = HTTPHeaders()
         headers.add(name: "Host", value: state.target.authority)
         headers.add(name: "User-Agent", value: state.userAgent)
@@ -57,11 +76,12 @@ final class FetchHandler: ChannelInboundHandler, RemovableChannelHandler {
         if !state.keepAlive { headers.add(name: "Connection", value: "close") }
         let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: state.target.path, headers: headers)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
-        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        context.write(wrapOutboundOut(.end(nil)), promise: nil)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !state.isFinished else { return }
+        defer { releasePipelinedIfDone() }
         switch unwrapInboundIn(data) {
         case .head(let head):
             state.headAt = .now()
@@ -82,12 +102,23 @@ final class FetchHandler: ChannelInboundHandler, RemovableChannelHandler {
                 state.body.append(contentsOf: bytes)
             }
         case .end:
-            if state.keepAlive, let head = state.head, Self.isReusable(head) {
+            let reusable = state.keepAlive && state.head.map(Self.isReusable) == true
+            if reusable, let next = pipelined, !next.isFinished {
+                // The answer to the request sent behind comes next, on this connection.
+                pipelined = nil
+                state.sharesConnection = true
+                state.finish()
+                next.sharesConnection = false
+                state = next
+            } else if reusable, pipelined == nil {
                 state.kept = KeptConnection(
                     channel: context.channel, handler: NIOLoopBound(self, eventLoop: context.eventLoop),
                     tls: state.tls, tlsVersion: state.tlsVersion, address: state.remoteAddress)
+                state.finish()
+            } else {
+                // Closes the connection: a request sent behind fails as closed (channelInactive).
+                state.finish()
             }
-            state.finish()
         }
     }
 
@@ -102,12 +133,25 @@ final class FetchHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         guard !state.isFinished else { return }
+        defer { releasePipelinedIfDone() }
         if let ssl = error as? NIOSSLError, case .uncleanShutdown = ssl, state.head != nil {
             // Closed without close_notify after the answer started: the HTTP decoder ends a
             // close-delimited body on channelInactive, which decides.
             return
         }
         state.finish(failure: classify(error))
+    }
+
+    /// Once the answer before it has ended without handing the connection on (cut at the cap, not
+    /// reusable, failed), the request sent behind gets no answer here: it fails as a connection
+    /// closed before its answer, and the caller sends it again on a connection of its own, at
+    /// once rather than when the closing connection is gone.
+    private func releasePipelinedIfDone() {
+        guard state.isFinished, let next = pipelined else { return }
+        pipelined = nil
+        if !next.isFinished {
+            next.finish(failure: .connection("the connection closed before the answer to the request sent behind"))
+        }
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -124,6 +168,7 @@ final class FetchHandler: ChannelInboundHandler, RemovableChannelHandler {
                 state.finish(failure: .connection("the server closed the connection without answering"))
             }
         }
+        releasePipelinedIfDone()
         context.fireChannelInactive()
     }
 

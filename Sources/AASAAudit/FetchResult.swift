@@ -20,6 +20,11 @@ struct FetchResult: Sendable {
     /// The connection, still open for another request (``HTTPSFetcher/fetch(_:keepAlive:on:)``
     /// with `keepAlive` only): whoever receives the result reuses or closes it.
     var kept: KeptConnection?
+    /// Another request was sent behind this one on its connection (HTTP/1.1 pipelining): a
+    /// connection that failed before this answer was complete may have failed because of it
+    /// (a server that closes after one answer, with the next request unread, resets the
+    /// connection, and the reset can discard the answer it sent).
+    var requestBehind = false
 }
 
 extension FetchResult {
@@ -29,6 +34,17 @@ extension FetchResult {
             target: target, address: nil, attempts: 1,
             timings: PathReport.Timings(connectMs: nil, tlsMs: nil, firstByteMs: nil, totalMs: 0), tls: nil,
             response: nil, failure: failure)
+    }
+
+    /// A domain's second path, not requested because its connection could not be made: the
+    /// first path (`first`) failed before a request could be sent (refused, timed out, a TLS
+    /// failure), and the second would need the same connection to the same server. It shares
+    /// that failure, with no attempt of its own (``attempts`` 0).
+    init(notRequested target: FetchTarget, after first: FetchResult) {
+        self.init(
+            target: target, address: first.address, attempts: 0,
+            timings: PathReport.Timings(connectMs: nil, tlsMs: nil, firstByteMs: nil, totalMs: 0), tls: first.tls,
+            response: nil, failure: first.failure)
     }
 }
 

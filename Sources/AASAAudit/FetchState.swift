@@ -14,9 +14,14 @@ final class FetchState {
     let maximumBodySize: Int
     let userAgent: String
     let timeout: TimeInterval
-    let address: String?
-    /// Asks the server to keep the connection open for another request of the same domain.
-    let keepAlive: Bool
+    /// Direct or through a proxy (then the address is the proxy's and is not reported, and a
+    /// timeout before the tunnel is open names the proxy).
+    let route: ConnectionRoute
+    /// The `--resolve` address connected to, if any.
+    var address: String? { route.address }
+    /// The domain's next request, offered this connection once TLS is up: the connection is
+    /// asked to stay open for it (no `Connection: close`).
+    let following: FollowingRequest?
     /// Sent on a connection a request before it opened (and handshook): no connect, no TLS.
     let reusedConnection: Bool
     let started = NIODeadline.now()
@@ -36,13 +41,16 @@ final class FetchState {
     /// The connection, left open for the next request: set just before ``finish(failure:)``
     /// when the answer was complete and the server lets the connection carry another.
     var kept: KeptConnection?
-    /// Direct or through a proxy (then the address is the proxy's and is not reported, and a
-    /// timeout before the tunnel is open names the proxy).
-    var route: ConnectionRoute?
+    /// The connection belongs to another request for now: this one was sent behind a request
+    /// still being answered, or handed the connection on to the request sent behind it. Then
+    /// ``finish(failure:)`` leaves the connection open.
+    var sharesConnection = false
+    /// Another request was sent behind this one on its connection (pipelining).
+    var requestBehind = false
 
     init(
         target: FetchTarget, attempt: Int, promise: EventLoopPromise<FetchResult>, maximumBodySize: Int,
-        userAgent: String, timeout: TimeInterval, address: String?, keepAlive: Bool = false,
+        userAgent: String, timeout: TimeInterval, route: ConnectionRoute, following: FollowingRequest? = nil,
         reusing connection: KeptConnection? = nil
     ) {
         self.target = target
@@ -51,16 +59,19 @@ final class FetchState {
         self.maximumBodySize = maximumBodySize
         self.userAgent = userAgent
         self.timeout = timeout
-        self.address = address
-        self.keepAlive = keepAlive
+        self.route = route
+        self.following = following
         reusedConnection = connection != nil
-        remoteAddress = connection?.address ?? address
+        remoteAddress = connection?.address ?? route.address
         if let connection {
             channel = connection.channel
             tls = connection.tls
             tlsVersion = connection.tlsVersion
         }
     }
+
+    /// Asks the server to keep the connection open for another request of the same domain.
+    var keepAlive: Bool { following != nil }
 
     /// Whether TLS is up: the handshake finished, or the connection was reused after one.
     var isSecured: Bool { handshakeAt != nil || reusedConnection }
@@ -82,7 +93,7 @@ final class FetchState {
         let seconds = timeout.secondsText
         let phase: String
         if connectedAt == nil, !reusedConnection,
-            let failure = route?.timeoutBeforeTunnel(seconds: seconds, connected: channel != nil)
+            let failure = route.timeoutBeforeTunnel(seconds: seconds, connected: channel != nil)
         {
             finish(failure: failure)
             return
@@ -99,12 +110,12 @@ final class FetchState {
     }
 
     /// Completes the attempt once; later calls do nothing. Closes the connection unless it
-    /// is ``kept`` for the next request.
+    /// is ``kept`` for the next request or ``sharesConnection``.
     func finish(failure: FetchFailure? = nil) {
         guard !isFinished else { return }
         isFinished = true
         timer?.cancel()
-        if kept == nil { channel?.close(promise: nil) }
+        if kept == nil, !sharesConnection { channel?.close(promise: nil) }
         var response: FetchedResponse?
         if let head {
             response = FetchedResponse(
@@ -129,9 +140,10 @@ final class FetchState {
         self.promise = nil
         promise?.succeed(
             FetchResult(
-                target: target, address: route?.proxy == nil ? remoteAddress : nil, attempts: attempt, timings: timings,
+                target: target, address: route.proxy == nil ? remoteAddress : nil, attempts: attempt, timings: timings,
                 tls: tls,
-                response: response, failure: failure, reusedConnection: reusedConnection, kept: handedOver))
+                response: response, failure: failure, reusedConnection: reusedConnection, kept: handedOver,
+                requestBehind: requestBehind))
     }
 }
 

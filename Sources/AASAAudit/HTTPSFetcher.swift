@@ -44,25 +44,26 @@ final class HTTPSFetcher: Sendable {
     }
 
     /// Fetches `target` on `eventLoop` on a connection of its own, trying again after
-    /// connection errors. With `keepAlive`, a complete answer on a connection the server keeps
-    /// open leaves it open: the result's ``FetchResult/kept`` then holds it, for the caller to
-    /// reuse or close (``fetch(_:then:on:)``).
-    func fetch(_ target: FetchTarget, keepAlive: Bool = false, on eventLoop: any EventLoop) -> EventLoopFuture<
-        FetchResult
-    > {
-        if eventLoop.inEventLoop { return attempt(target, keepAlive: keepAlive, on: eventLoop, number: 1) }
-        return eventLoop.flatSubmit { self.attempt(target, keepAlive: keepAlive, on: eventLoop, number: 1) }
+    /// connection errors. With `following` (the domain's next request, ``fetch(_:then:on:)``),
+    /// the connection is asked to stay open: `following` is offered it once TLS is up, and a
+    /// complete answer with nothing sent behind it leaves the connection open in the result's
+    /// ``FetchResult/kept``, for the caller to reuse or close.
+    func fetch(_ target: FetchTarget, following: FollowingRequest? = nil, on eventLoop: any EventLoop)
+        -> EventLoopFuture<FetchResult>
+    {
+        if eventLoop.inEventLoop { return attempt(target, following: following, on: eventLoop, number: 1) }
+        return eventLoop.flatSubmit { self.attempt(target, following: following, on: eventLoop, number: 1) }
     }
 
     /// One attempt, then what follows its failure: a wait for a file descriptor (the same
     /// attempt again, not counted as a retry, for at most `descriptorWait` in all), or a retry
     /// after a connection error.
     private func attempt(
-        _ target: FetchTarget, keepAlive: Bool, on eventLoop: any EventLoop, number: Int,
+        _ target: FetchTarget, following: FollowingRequest?, on eventLoop: any EventLoop, number: Int,
         waitingSince: NIODeadline? = nil
     ) -> EventLoopFuture<FetchResult> {
         paced(on: eventLoop) {
-            self.attemptNow(target, keepAlive: keepAlive, on: eventLoop, number: number, waitingSince: waitingSince)
+            self.attemptNow(target, following: following, on: eventLoop, number: number, waitingSince: waitingSince)
         }
     }
 
@@ -77,25 +78,31 @@ final class HTTPSFetcher: Sendable {
         return eventLoop.flatScheduleTask(deadline: slot, start).futureResult
     }
 
-    /// ``attempt(_:keepAlive:on:number:waitingSince:)`` once its slot has come.
+    /// ``attempt(_:following:on:number:waitingSince:)`` once its slot has come.
     private func attemptNow(
-        _ target: FetchTarget, keepAlive: Bool, on eventLoop: any EventLoop, number: Int, waitingSince: NIODeadline?
+        _ target: FetchTarget, following: FollowingRequest?, on eventLoop: any EventLoop, number: Int,
+        waitingSince: NIODeadline?
     ) -> EventLoopFuture<FetchResult> {
         let promise = eventLoop.makePromise(of: FetchResult.self)
         let startedAt = NIODeadline.now()
-        startAttempt(target, keepAlive: keepAlive, on: eventLoop, number: number, promise: promise)
+        startAttempt(target, following: following, on: eventLoop, number: number, promise: promise)
         return promise.futureResult.flatMap { result in
             var result = result
             let since = waitingSince ?? startedAt
             let waited = Self.seconds(startedAt - since)
             if waitingSince != nil { result.descriptorWait = waited }
+            if result.requestBehind, Self.mayBeLostToPipelining(result.failure) {
+                // RFC 9112 §9.3.2: a client that pipelines retries the requests the connection
+                // left unanswered. Again, alone (not a retry: --retries is for the domain's errors).
+                return self.attempt(target, following: nil, on: eventLoop, number: number)
+            }
             if case .descriptorLimit(let code, _) = result.failure {
                 // No descriptor free on this machine: wait for one, with backoff (issue #15).
                 let pause = Self.descriptorPause(after: waited)
                 if waited + pause <= self.configuration.descriptorWait {
                     return eventLoop.flatScheduleTask(in: .nanoseconds(Int64(pause * 1e9))) {
                         self.attempt(
-                            target, keepAlive: keepAlive, on: eventLoop, number: number, waitingSince: since)
+                            target, following: following, on: eventLoop, number: number, waitingSince: since)
                     }.futureResult
                 }
                 result.failure = .descriptorLimit(errno: code, waited: waited)
@@ -106,7 +113,7 @@ final class HTTPSFetcher: Sendable {
             }
             let delay = self.configuration.retryDelay * pow(2, Double(number - 1))
             return eventLoop.flatScheduleTask(in: .nanoseconds(Int64(delay * 1e9))) {
-                self.attempt(target, keepAlive: keepAlive, on: eventLoop, number: number + 1)
+                self.attempt(target, following: following, on: eventLoop, number: number + 1)
             }.futureResult
         }
     }
@@ -118,10 +125,19 @@ final class HTTPSFetcher: Sendable {
         min(0.25, max(0.01, waited)) * Double.random(in: 0.5...1)
     }
 
+    /// Whether `failure` is one a request sent behind could have caused: the connection closed
+    /// or was reset before the answer was complete.
+    static func mayBeLostToPipelining(_ failure: FetchFailure?) -> Bool {
+        switch failure {
+        case .connection, .interrupted: true
+        default: false
+        }
+    }
+
     static func seconds(_ amount: TimeAmount) -> TimeInterval { Double(amount.nanoseconds) / 1e9 }
 
     private func startAttempt(
-        _ target: FetchTarget, keepAlive: Bool, on eventLoop: any EventLoop, number: Int,
+        _ target: FetchTarget, following: FollowingRequest?, on eventLoop: any EventLoop, number: Int,
         promise: EventLoopPromise<FetchResult>
     ) {
         // Directly, or through a CONNECT tunnel (ProxyConfiguration.swift): --resolve applies
@@ -129,9 +145,7 @@ final class HTTPSFetcher: Sendable {
         let route = ConnectionRoute(to: target, configuration: configuration)
         let state = FetchState(
             target: target, attempt: number, promise: promise, maximumBodySize: configuration.maximumBodySize,
-            userAgent: configuration.userAgent, timeout: configuration.timeout, address: route.address,
-            keepAlive: keepAlive)
-        state.route = route
+            userAgent: configuration.userAgent, timeout: configuration.timeout, route: route, following: following)
         let boundState = NIOLoopBound(state, eventLoop: eventLoop)
         state.startTimer(on: eventLoop)
         openConnection(for: state, route: route, on: eventLoop).whenComplete { result in

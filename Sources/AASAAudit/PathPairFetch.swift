@@ -2,47 +2,113 @@ import Foundation
 import NIOCore
 
 extension HTTPSFetcher {
-    /// Fetches `first`, then `second` of the same host, as Apple's fetcher reads them: on the
-    /// first's connection when its answer came whole and the server keeps the connection open
-    /// (HTTP/1.1, no `Connection: close`, framed by `Content-Length` or chunked, under the size
-    /// cap). Otherwise `second` gets a connection of its own, exactly as ``fetch(_:keepAlive:on:)``
-    /// gives it: after the first failed, or was not reusable, or took longer than
-    /// ``reuseWait`` allows, or when the kept connection turned out closed before `second`'s
-    /// answer began. Each result says what happened on its own path
-    /// (``FetchResult/reusedConnection``).
+    /// Fetches `first`, then `second` of the same host, on one connection where the server
+    /// allows it, as Apple's fetcher reads one:
+    /// - Once the first's TLS handshake is done, `second` is sent right behind `first` (HTTP/1.1
+    ///   pipelining; under `--rate` it waits for the first's answer instead, as a request of
+    ///   its own). Its answer follows the first's when that leaves the connection open
+    ///   (HTTP/1.1, no `Connection: close`, framed by `Content-Length` or chunked, under the
+    ///   size cap); otherwise, or when the connection closes before its answer began, `second`
+    ///   goes on a connection of its own, exactly as ``fetch(_:following:on:)`` gives it.
+    /// - When the first's answer has not begun within ``reuseWait`` after the handshake, `second`
+    ///   stops waiting for it and takes a connection of its own, so that a server that stalls on
+    ///   one path costs one timeout, not two. An answer that has begun is waited for (the
+    ///   server is answering, and would answer a request sent behind next: asking again on
+    ///   another connection would ask twice).
+    /// - When no connection could be made (refused, timed out, a TLS failure: everything before
+    ///   a request is sent), `second` would need the same connection to the same server:
+    ///   it is not requested, and shares the first's failure (``FetchResult/init(notRequested:after:)``).
+    ///
+    /// Each result says what happened on its own path (``FetchResult/reusedConnection``).
     func fetch(_ first: FetchTarget, then second: FetchTarget, on eventLoop: any EventLoop) -> EventLoopFuture<
         [FetchResult]
     > {
         if !eventLoop.inEventLoop {
             return eventLoop.flatSubmit { self.fetch(first, then: second, on: eventLoop) }
         }
-        let secondResult = eventLoop.makePromise(of: FetchResult.self)
-        let started = NIOLoopBoundBox(false, eventLoop: eventLoop)
-        let startOwnConnection: @Sendable () -> Void = {
-            guard !started.value else { return }
-            started.value = true
-            secondResult.completeWith(self.fetch(second, on: eventLoop))
+        let pair = PathPair(second: second, result: eventLoop.makePromise(of: FetchResult.self))
+        let bound = NIOLoopBound(pair, eventLoop: eventLoop)
+        let following = FollowingRequest(on: eventLoop) { connection, firstState in
+            self.offered(connection, after: firstState, to: bound.value, on: eventLoop)
         }
-        let startedAt = NIODeadline.now()
-        let fallback = eventLoop.scheduleTask(in: .nanoseconds(Int64(reuseWait.current * 1e9))) {
-            startOwnConnection()
-        }
-        let firstResult = fetch(first, keepAlive: true, on: eventLoop).map { result -> FetchResult in
-            fallback.cancel()
-            if result.failure == nil { self.reuseWait.record(Self.seconds(.now() - startedAt)) }
+        let firstResult = fetch(first, following: following, on: eventLoop).map { result -> FetchResult in
+            let pair = bound.value
+            pair.fallback?.cancel()
+            if result.failure == nil, let handshake = result.timings.tlsMs, let head = result.timings.firstByteMs {
+                // From the handshake to the answer's first byte (the timings count from the start).
+                self.reuseWait.record(max(0, head - handshake) / 1000)
+            }
             var result = result
             let kept = result.kept
             result.kept = nil
-            if let kept, !started.value {
-                started.value = true
-                secondResult.completeWith(self.fetch(second, reusing: kept, on: eventLoop))
-            } else {
+            switch pair.phase {
+            case .waiting:
+                if let kept {
+                    pair.phase = .started
+                    pair.result.completeWith(self.fetch(second, reusing: kept, on: eventLoop))
+                } else if result.failure != nil, result.timings.tlsMs == nil, !result.reusedConnection {
+                    pair.phase = .started
+                    pair.result.succeed(FetchResult(notRequested: second, after: result))
+                } else {
+                    self.startOwnConnection(for: pair, on: eventLoop)
+                }
+            case .pipelined, .started:
+                // Sent behind the first (its answer follows on that connection, or it goes on
+                // its own), or already on its own.
                 kept?.channel.close(promise: nil)
-                startOwnConnection()
             }
             return result
         }
-        return firstResult.and(secondResult.futureResult).map { [$0, $1] }
+        return firstResult.and(pair.result.futureResult).map { [$0, $1] }
+    }
+
+    /// The first request's connection is up (``FollowingRequest``): starts the reuse wait, and
+    /// without `--rate` gives the second request to send behind the first.
+    private func offered(
+        _ connection: KeptConnection, after first: FetchState, to pair: PathPair, on eventLoop: any EventLoop
+    ) -> FetchState? {
+        guard case .waiting = pair.phase else { return nil }
+        pair.first = first
+        let bound = NIOLoopBound(pair, eventLoop: eventLoop)
+        pair.fallback = eventLoop.scheduleTask(in: .nanoseconds(Int64(reuseWait.current * 1e9))) {
+            let pair = bound.value
+            // The first's answer has begun: wait for it.
+            if let first = pair.first, first.head != nil, !first.isFinished { return }
+            if case .pipelined(let waiting) = pair.phase {
+                // Left behind the first, whose answer is late: its answer, if any, is ignored.
+                pair.phase = .waiting
+                waiting.finish(failure: .connection("gave up waiting behind the request before"))
+            }
+            self.startOwnConnection(for: pair, on: eventLoop)
+        }
+        // Under --rate each request waits for a slot of its own: sent once the first's answer
+        // is in (``fetch(_:reusing:on:)``).
+        guard pacer == nil else { return nil }
+        let promise = eventLoop.makePromise(of: FetchResult.self)
+        let state = FetchState(
+            target: pair.second, attempt: 1, promise: promise, maximumBodySize: configuration.maximumBodySize,
+            userAgent: configuration.userAgent, timeout: configuration.timeout,
+            route: ConnectionRoute(to: pair.second, configuration: configuration), reusing: connection)
+        state.startTimer(on: eventLoop)
+        pair.phase = .pipelined(state)
+        promise.futureResult.whenSuccess { result in
+            let pair = bound.value
+            guard case .pipelined(let current) = pair.phase, current === state else { return }  // given up on
+            pair.phase = .started
+            if case .connection = result.failure, result.response == nil {
+                // The connection closed before its answer began: not the server's answer to it.
+                pair.result.completeWith(self.fetch(pair.second, on: eventLoop))
+            } else {
+                pair.result.succeed(result)
+            }
+        }
+        return state
+    }
+
+    private func startOwnConnection(for pair: PathPair, on eventLoop: any EventLoop) {
+        guard case .waiting = pair.phase else { return }
+        pair.phase = .started
+        pair.result.completeWith(fetch(pair.second, on: eventLoop))
     }
 
     /// Sends `target`'s request on `connection`. A connection found closed before any answer
@@ -52,12 +118,10 @@ extension HTTPSFetcher {
     ) -> EventLoopFuture<FetchResult> {
         paced(on: eventLoop) {
             let promise = eventLoop.makePromise(of: FetchResult.self)
-            let route = ConnectionRoute(to: target, configuration: self.configuration)
             let state = FetchState(
                 target: target, attempt: 1, promise: promise, maximumBodySize: self.configuration.maximumBodySize,
-                userAgent: self.configuration.userAgent, timeout: self.configuration.timeout, address: route.address,
-                reusing: connection)
-            state.route = route
+                userAgent: self.configuration.userAgent, timeout: self.configuration.timeout,
+                route: ConnectionRoute(to: target, configuration: self.configuration), reusing: connection)
             state.startTimer(on: eventLoop)
             connection.handler.value.send(state)
             return promise.futureResult
@@ -67,5 +131,31 @@ extension HTTPSFetcher {
             }
             return eventLoop.makeSucceededFuture(result)
         }
+    }
+}
+
+/// Where a domain's second path stands while its first is fetched (``HTTPSFetcher/fetch(_:then:on:)``);
+/// used on the domain's event loop only.
+private final class PathPair {
+    enum Phase {
+        /// Waiting for the first's connection or answer.
+        case waiting
+        /// Sent behind the first on its connection.
+        case pipelined(FetchState)
+        /// On its own connection, on the first's kept connection, or settled.
+        case started
+    }
+
+    let second: FetchTarget
+    let result: EventLoopPromise<FetchResult>
+    var phase = Phase.waiting
+    /// The first request, watched for its answer (weak: it holds, through its
+    /// ``FollowingRequest``, what holds this).
+    weak var first: FetchState?
+    var fallback: Scheduled<Void>?
+
+    init(second: FetchTarget, result: EventLoopPromise<FetchResult>) {
+        self.second = second
+        self.result = result
     }
 }

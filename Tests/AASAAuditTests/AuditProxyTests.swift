@@ -33,8 +33,12 @@ struct AuditProxyTests {
     }
 
     /// The paths that opened a connection (a tunnel) of their own: not `reusedConnection`.
+    /// The connections the reports say were opened: each path on no reused connection, but
+    /// those not requested (`attempts` 0: the connection they needed had failed), counting
+    /// every attempt.
     static func ownConnections(_ domains: [[String: Any]]) -> Int {
-        domains.flatMap { $0["paths"] as? [[String: Any]] ?? [] }.count { ($0["reusedConnection"] as? Bool) != true }
+        domains.flatMap { $0["paths"] as? [[String: Any]] ?? [] }.filter { ($0["reusedConnection"] as? Bool) != true }
+            .reduce(0) { $0 + ($1["attempts"] as? Int ?? 1) }
     }
 
     /// Each domain's verdict and sorted rule IDs.
@@ -67,7 +71,7 @@ struct AuditProxyTests {
                 let report = try flagged.jsonObject()["domains"] as? [[String: Any]] ?? []
                 let ownConnections = Self.ownConnections(report)
                 #expect(tunnels.count == ownConnections, "\(tunnels)")
-                #expect(ownConnections > Self.hosts.count && ownConnections < 2 * Self.hosts.count)
+                #expect(ownConnections >= Self.hosts.count && ownConnections < 2 * Self.hosts.count)
                 #expect(Set(tunnels) == Set(domains))
                 // Through a proxy the domain's address is unknown: the report does not give the proxy's.
                 let addresses = report.flatMap { ($0["paths"] as? [[String: Any]] ?? []).map { $0["address"] } }
@@ -188,7 +192,8 @@ struct AuditProxyTests {
                     containing: [
                         "the proxy http://127.0.0.1:\(proxy.port) refused the tunnel to \(server.domain(.plain)): 'HTTP/1.1 403 Access violation'"
                     ])
-                #expect(proxy.tunnels == [server.domain(.plain), server.domain(.plain)])
+                // One tunnel asked for: the second path needs the same one, and is not requested.
+                #expect(proxy.tunnels == [server.domain(.plain)])
             }
         }
     }
@@ -230,9 +235,10 @@ struct AuditProxyTests {
             // JSON keeps the exact line.
             let json = audit(server, [server.domain(.plain), "--proxy", proxy.url])
             try expectNotAudited(json, server.domain(.plain), containing: ["'\(line)'"])
-            // Both paths asked for the tunnel, by name, with no credentials.
+            // The first path asked for the tunnel (once a run: the second path needs the same
+            // tunnel, and is not requested), by name, with no credentials.
             let requests = proxy.requests
-            #expect(requests.count == 4, "\(requests)")
+            #expect(requests.count == 2, "\(requests)")
             for request in requests {
                 #expect(
                     request.hasPrefix("CONNECT \(server.domain(.plain)) HTTP/1.1\r\nHost: \(server.domain(.plain))\r\n")
@@ -276,7 +282,7 @@ struct AuditProxyTests {
                 result.stdoutText.contains(
                     "no complete answer within 1 s: gave up while waiting for the proxy \(mute.url) to open the tunnel (it had not answered the CONNECT)"
                 ), "\(result.stdoutText)")
-            #expect(mute.requests.count == 2)
+            #expect(mute.requests.count == 1)  // the second path needs the same tunnel: not requested
         }
     }
 

@@ -277,7 +277,7 @@ struct AuditorTests {
 
 /// Connection errors, without nginx: nothing listens on the port.
 struct ConnectionErrorTests {
-    @Test func refusedConnectionsAreRetriedThenReported() async throws {
+    @Test func refusedConnectionsAreRetriedThenReportedForBothPaths() async throws {
         // A port that was free a moment ago; nothing listens on it.
         let port = try NginxServer.freePort()
 
@@ -288,9 +288,54 @@ struct ConnectionErrorTests {
         defer { auditor.shutdown() }
         let report = await auditor.report(for: AuditDomain(host: "closed.example.com", port: port))
         #expect(Set(report.diagnostics.map(\.rule.rawValue)) == ["connection-failed", "no-file"])
-        #expect(report.paths.allSatisfy { $0.attempts == 3 && $0.error?.rule == "connection-failed" })
+        // The first path tried 3 times; the second needs the same connection, so it is not
+        // requested (0 attempts) and shares the first's failure.
+        try #require(report.paths.count == 2)
+        #expect(report.paths.map(\.attempts) == [3, 0])
+        #expect(report.paths.allSatisfy { $0.error?.rule == "connection-failed" && $0.status == nil })
+        #expect(report.paths[0].error == report.paths[1].error)
         #expect(report.tls == nil)
         let message = try #require(report.diagnostics.first { $0.rule == HostingRules.connectionFailed }?.message)
         #expect(message.contains("127.0.0.1"))
+    }
+
+    @Test func theTextReportSaysTheSecondPathWasNotRequested() throws {
+        let port = try NginxServer.freePort()
+        let result = TestProcess.aasa([
+            "audit", "closed.example.com:\(port)", "--resolve", "*:*:127.0.0.1", "--retries", "0", "--no-system-roots",
+            "--ca-file", TestPaths.cert("ca-bundle.pem"),
+        ])
+        #expect(result.status == 1, "\(result)")
+        let lines = result.stdoutText.split(separator: "\n")
+        #expect(
+            lines.count { $0.contains("not requested: its connection is the one that failed above") } == 1, "\(result)")
+        #expect(lines.count { $0.contains("Connection refused") } >= 2, "\(result)")
+    }
+
+    @Test func aServerThatNeverFinishesTheHandshakeIsConnectedToOnceForBothPaths() async throws {
+        // The kernel completes the TCP handshake of a listening socket that never accepts:
+        // connected, and nothing ever speaks.
+        let listener = try NginxServer.loopbackSocket(listening: true)
+        defer { close(listener.fd) }
+
+        let auditor = try Auditor(
+            configuration: AuditConfiguration(
+                trust: TrustConfiguration(useSystemRoots: false, anchors: []), timeout: 1, retries: 2,
+                resolve: [ResolveRule(host: "mute.example.com", port: listener.port, address: "127.0.0.1")],
+                threads: 1))
+        defer { auditor.shutdown() }
+        let report = await auditor.report(for: AuditDomain(host: "mute.example.com", port: listener.port))
+        try #require(report.paths.count == 2)
+        #expect(report.paths.map(\.error?.rule) == ["timeout", "timeout"])
+        #expect(report.paths[0].error?.message.contains("TLS handshake") == true, "\(report.paths[0])")
+        #expect(report.paths.map(\.attempts) == [1, 0])
+        // One connection, not one per path: the second path waited for the first's connection.
+        _ = fcntl(listener.fd, F_SETFL, fcntl(listener.fd, F_GETFL) | O_NONBLOCK)
+        var connections = 0
+        while case let accepted = accept(listener.fd, nil, nil), accepted >= 0 {
+            connections += 1
+            close(accepted)
+        }
+        #expect(connections == 1)
     }
 }

@@ -289,6 +289,7 @@ enum AuditText {
         if let address = path.address { when = "\(address); " + when }
         if path.reusedConnection { when += "; on the connection of the request before" }
         if path.attempts > 1 { when += "; \(path.attempts) attempts" }
+        if path.attempts == 0 { when += "; not requested: its connection is the one that failed above" }
         if let wait = path.descriptorWaitMs { when += "; waited \(milliseconds(wait)) for a free file descriptor" }
         lines.append("      " + facts.joined(separator: ", "))
         lines.append("      " + when)
