@@ -129,12 +129,9 @@ struct ConnectionReuseTests {
         def serve(connection, number):
             try:
                 tls = context.wrap_socket(connection, server_side=True)
-                data = b""
-                while b"\r\n\r\n" not in data:
-                    chunk = tls.recv(4096)
-                    if not chunk:
-                        return
-                    data += chunk
+                data = read_head(tls)
+                if not data:
+                    return
                 path = data.split(b" ")[1].decode()
                 print(number, path, time.time(), flush=True)
                 if path.startswith("/.well-known/"):
@@ -184,12 +181,7 @@ struct ConnectionReuseTests {
             tls = None
             try:
                 tls = context.wrap_socket(connection, server_side=True)
-                data = b""
-                while b"\r\n\r\n" not in data:
-                    chunk = tls.recv(4096)
-                    if not chunk:
-                        break
-                    data += chunk
+                data = read_head(tls)
                 if data:
                     tls.sendall(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n")
                     print(count, data.split(b" ")[1].decode(), flush=True)

@@ -4,7 +4,9 @@ import Testing
 /// A TLS server written in Python (its ssl module) for behaviours nginx does not have, on
 /// 127.0.0.1 at a port the system chose, with the wildcard certificate of certs/. `body` is
 /// the script's main loop: it has `listener` (listening), `context` (the server's TLS context),
-/// and `socket`, `ssl`, `sys` and `time` imported; what it prints goes to ``lines()``.
+/// `read_head(tls)` (the bytes read up to the end of the first request's head; empty when the
+/// connection closed first), and `socket`, `ssl`, `sys` and `time` imported; what it prints
+/// goes to ``lines()``.
 final class PythonTLSServer {
     let port: Int
     private let directory: URL
@@ -20,7 +22,7 @@ final class PythonTLSServer {
             (Data(contentsOf: URL(fileURLWithPath: TestPaths.cert("leaf-wildcard.pem")))
             + Data(contentsOf: URL(fileURLWithPath: TestPaths.cert("chain.pem")))).write(to: chain)
         let script = directory.appendingPathComponent("server.py")
-        let prelude = """
+        let prelude = #"""
             import socket, ssl, sys, time
             context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
             context.load_cert_chain(sys.argv[1], sys.argv[2])
@@ -29,7 +31,16 @@ final class PythonTLSServer {
             listener.listen(16)
             print("port", listener.getsockname()[1], flush=True)
 
-            """
+            def read_head(tls):
+                data = b""
+                while b"\r\n\r\n" not in data:
+                    chunk = tls.recv(4096)
+                    if not chunk:
+                        return b""
+                    data += chunk
+                return data
+
+            """#
         try Data((prelude + body).utf8).write(to: script)
         log = directory.appendingPathComponent("server.log")
         let python = Executables.onPath("python3", otherwise: "/usr/bin/python3").path
