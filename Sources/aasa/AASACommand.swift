@@ -119,11 +119,23 @@ struct AASACommand: ParsableCommand {
     /// `aasa chek`: argument-parser would say only "Unexpected argument 'chek'". A first
     /// argument that is no subcommand but close to one is the same usage error (64, the same
     /// usage lines) with a hint: "Unknown subcommand 'chek'. Did you mean 'check'?"
-    /// (``SubcommandSuggestion``). Anything else is left to argument-parser.
+    /// (``SubcommandSuggestion``). `aasa help WORD` with a WORD that names no subcommand
+    /// (argument-parser would print the root's help and exit 0) is the same usage error, with
+    /// the hint when there is one. Anything else is left to argument-parser.
     private static func refuseMistypedSubcommand() {
-        guard let word = CommandLine.arguments.dropFirst().first, !word.hasPrefix("-"), word != "help" else { return }
+        let arguments = CommandLine.arguments.dropFirst()
+        guard let first = arguments.first, !first.hasPrefix("-") else { return }
         let names = subcommandTypes.compactMap { $0.configuration.commandName }
-        guard let message = SubcommandSuggestion.message(for: word, among: names) else { return }
+        let message: String
+        if first == "help" {
+            guard let word = arguments.dropFirst().first, !word.hasPrefix("-"), !names.contains(word) else { return }
+            message =
+                SubcommandSuggestion.message(for: word, among: names)
+                ?? "Unknown subcommand '\(TerminalText.line(word))'."
+        } else {
+            guard let hinted = SubcommandSuggestion.message(for: first, among: names) else { return }
+            message = hinted
+        }
         StandardStreams.err(fullMessage(for: ValidationError(message)) + "\n")
         Foundation.exit(ExitStatus.usage.rawValue)
     }

@@ -94,6 +94,23 @@ struct RootCommandTests {
         #expect(result.stderr == "Error: Unexpected argument '\(word)'\n" + Self.rootUsage, "\(result)")
     }
 
+    @Test(
+        "'help WORD' for a WORD that names no subcommand is the same usage error, not the root's help",
+        arguments: [
+            ("chek", "Error: Unknown subcommand 'chek'. Did you mean 'check'?\n"),
+            ("bogus", "Error: Unknown subcommand 'bogus'.\n"),
+            ("x\u{1B}[2J", "Error: Unknown subcommand 'x\\u{1B}[2J'.\n"),
+        ])
+    func helpForAnUnknownSubcommand(word: String, firstLine: String) {
+        let result = CLI.run(["help", word])
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stdout.isEmpty, "\(result)")
+        #expect(result.stderr == firstLine + Self.rootUsage, "\(result)")
+        // A subcommand's help, and the root's, still print and exit 0.
+        #expect(CLI.run(["help", "check"]).status == 0)
+        #expect(CLI.run(["help"]).status == 0)
+    }
+
     @Test("the mistyped word is escaped for the terminal in the hint")
     func mistypedSubcommandEscaped() {
         let result = CLI.run(["verfy\u{1B}"])
