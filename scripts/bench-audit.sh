@@ -55,19 +55,10 @@ else
     aasa="$(swift build -c release --show-bin-path)/aasa"
 fi
 
-work=$(mktemp -d)
-nginx_pid=""
-cleanup() {
-    if [ -n "$nginx_pid" ]; then
-        kill -TERM "$nginx_pid" 2>/dev/null || true
-        wait "$nginx_pid" 2>/dev/null || true
-    fi
-    rm -rf "$work"
-}
-trap cleanup EXIT INT TERM
-
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
-mkdir -p "$work/tmp"
+# shellcheck source=scripts/bench-nginx.sh
+. scripts/bench-nginx.sh
+bench_nginx_init
+port=$(bench_free_port)
 leaf_key=$PWD/certs/leaf-wildcard.key
 if [ "$ecdsa" = 1 ]; then
     # An ECDSA P-256 twin of leaf-wildcard, made here so that no fixture changes.
@@ -83,42 +74,9 @@ if [ "$ecdsa" = 1 ]; then
 else
     cat certs/leaf-wildcard.pem certs/chain.pem > "$work/wildcard.chain.pem"
 fi
-printf '%s\n' '{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/buy/*"}]}]}}' \
-    > "$work/aasa.json"
-cat > "$work/nginx.conf" <<EOF
-daemon off;
-master_process off;
-worker_processes 1;
-pid $work/nginx.pid;
-error_log stderr warn;
-events { worker_connections 4096; }
-http {
-    access_log off;
-    client_body_temp_path $work/tmp/body;
-    proxy_temp_path $work/tmp/proxy;
-    fastcgi_temp_path $work/tmp/fastcgi;
-    uwsgi_temp_path $work/tmp/uwsgi;
-    scgi_temp_path $work/tmp/scgi;
-    server {
-        listen 127.0.0.1:$port ssl;
-        server_name *.example.com;
-        ssl_certificate $work/wildcard.chain.pem;
-        ssl_certificate_key $leaf_key;
-        ssl_protocols TLSv1.2 TLSv1.3;
-        location = /.well-known/apple-app-site-association { types { } default_type application/json; alias $work/aasa.json; }
-        location / { return 404; }
-    }
-}
-EOF
-/usr/sbin/nginx -p "$work" -c "$work/nginx.conf" -e stderr &
-nginx_pid=$!
-for _ in $(seq 100); do
-    if curl -s -o /dev/null --cacert certs/ca-bundle.pem --resolve "d1.example.com:$port:127.0.0.1" \
-        "https://d1.example.com:$port/.well-known/apple-app-site-association"; then
-        break
-    fi
-    sleep 0.1
-done
+bench_nginx_start "$(bench_nginx_server "$port" "$leaf_key" "$(bench_well_known_location)")"
+bench_until curl -s -o /dev/null --cacert certs/ca-bundle.pem --resolve "d1.example.com:$port:127.0.0.1" \
+    "https://d1.example.com:$port/.well-known/apple-app-site-association" || true
 
 for i in $(seq "$count"); do echo "d$i.example.com:$port"; done > "$work/domains.txt"
 
@@ -127,6 +85,7 @@ if [ "$system_roots" = 1 ]; then roots=(); fi
 profiler=()
 if [ -n "$perf_file" ]; then profiler=(perf record -g -o "$perf_file" --); fi
 if [ -n "$strace_file" ]; then
+    # shellcheck disable=SC2054 # the commas belong to strace -e trace=
     profiler=(strace -f -c -o "$strace_file" -e trace=openat,open,getdents64,newfstatat,stat,statx --)
 fi
 echo "== aasa audit: $count domains, --concurrency $concurrency, $([ "$ecdsa" = 1 ] && echo ECDSA || echo RSA) leaf, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
@@ -136,9 +95,9 @@ echo "== aasa audit: $count domains, --concurrency $concurrency, $([ "$ecdsa" = 
 audited=$(wc -l < "$work/aasa.jsonl")
 current=$(grep -c '"verdict":"current"' "$work/aasa.jsonl" || true)
 reused=$(grep -o '"reusedConnection":true' "$work/aasa.jsonl" | wc -l || true)
-aasa_seconds=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i]; print s }' "$work/aasa.time")
-aasa_rss=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$work/aasa.time")
-aasa_cpu=$(awk -F': ' '/(User|System) time \(seconds\)/ { s += $2 } END { print s }' "$work/aasa.time")
+aasa_seconds=$(bench_seconds "$work/aasa.time")
+aasa_rss=$(bench_rss_kib "$work/aasa.time")
+aasa_cpu=$(bench_cpu "$work/aasa.time")
 
 echo "== curl loop: the same $((count * 2)) URLs, one curl each, one after another" >&2
 curl_start=$(date +%s.%N)

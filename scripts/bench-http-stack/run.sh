@@ -19,16 +19,9 @@ concurrency=${2:-16}
 aasa=${3:-}
 scripts/ensure-deps.sh nginx time libcurl4-openssl-dev pkg-config
 
-work=$(mktemp -d)
-nginx_pid=""
-cleanup() {
-    if [ -n "$nginx_pid" ]; then
-        kill -TERM "$nginx_pid" 2>/dev/null || true
-        wait "$nginx_pid" 2>/dev/null || true
-    fi
-    rm -rf "$work"
-}
-trap cleanup EXIT INT TERM
+# shellcheck source=scripts/bench-nginx.sh
+. scripts/bench-nginx.sh
+bench_nginx_init
 
 if [ -z "$aasa" ]; then
     echo "== building aasa (release)" >&2
@@ -38,37 +31,17 @@ fi
 # shellcheck disable=SC2046
 cc -O2 -Wall -o "$work/curl-multi" scripts/bench-http-stack/curl-multi.c $(pkg-config --cflags --libs libcurl)
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'; }
-port_file=$(free_port)
-port_none=$(free_port)
-mkdir -p "$work/tmp"
+port_file=$(bench_free_port)
+port_none=$(bench_free_port)
 cat certs/leaf-wildcard.pem certs/chain.pem > "$work/wildcard.chain.pem"
-printf '%s\n' '{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/buy/*"}]}]}}' \
-    > "$work/aasa.json"
-server() { # PORT LOCATIONS
-    printf '    server {\n        listen 127.0.0.1:%s ssl;\n        server_name *.example.com;\n' "$1"
-    printf '        ssl_certificate %s/wildcard.chain.pem;\n        ssl_certificate_key %s/certs/leaf-wildcard.key;\n' \
-        "$work" "$PWD"
-    printf '        ssl_protocols TLSv1.2 TLSv1.3;\n        %s\n        location / { return 404; }\n    }\n' "$2"
-}
-{
-    printf 'daemon off;\nmaster_process off;\nworker_processes 1;\npid %s/nginx.pid;\nerror_log stderr warn;\n' "$work"
-    printf 'events { worker_connections 4096; }\nhttp {\n    access_log off;\n'
-    for temp in body proxy fastcgi uwsgi scgi; do printf '    %s_temp_path %s/tmp/%s;\n' "${temp/body/client_body}" "$work" "$temp"; done
-    server "$port_file" "location = /.well-known/apple-app-site-association { types { } default_type application/json; alias $work/aasa.json; }"
-    server "$port_none" ""
-    printf '}\n'
-} > "$work/nginx.conf"
-/usr/sbin/nginx -p "$work" -c "$work/nginx.conf" -e stderr &
-nginx_pid=$!
-for _ in $(seq 100); do
-    if echo "d1.example.com:$port_file" | "$work/curl-multi" certs/ca-bundle.pem 1 >/dev/null 2>&1; then break; fi
-    sleep 0.1
-done
+bench_nginx_start "$(bench_nginx_server "$port_file" "$PWD/certs/leaf-wildcard.key" "$(bench_well_known_location)")" \
+    "$(bench_nginx_server "$port_none" "$PWD/certs/leaf-wildcard.key")"
+reachable() { echo "d1.example.com:$port_file" | "$work/curl-multi" certs/ca-bundle.pem 1 >/dev/null 2>&1; }
+bench_until reachable || true
 
-seconds() { awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i]; print s }' "$1"; }
-rss_mib() { awk -F': ' '/Maximum resident set size/ { printf "%.1f", $2 / 1024 }' "$1"; }
-cpu() { awk -F': ' '/User time/ { u = $2 } /System time/ { s = $2 } END { printf "%.2f", u + s }' "$1"; }
+seconds() { bench_seconds "$1"; }
+rss_mib() { awk -v kib="$(bench_rss_kib "$1")" 'BEGIN { printf "%.1f", kib / 1024 }'; }
+cpu() { bench_cpu "$1"; }
 rate() { python3 -c "import sys; print(f'{int(sys.argv[1]) / float(sys.argv[2]):.1f}')" "$1" "$2"; }
 
 printf '%-5s %-11s %8s %10s %7s %8s  %s\n' mix program seconds domains/s cpu-s rss-MiB check
