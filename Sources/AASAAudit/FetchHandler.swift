@@ -106,9 +106,9 @@ final class FetchHandler: ChannelInboundHandler, RemovableChannelHandler {
             if reusable, let next = pipelined, !next.isFinished {
                 // The answer to the request sent behind comes next, on this connection.
                 pipelined = nil
+                next.sharesConnection = false  // before the first's result goes out: it is the sign of the hand-over
                 state.sharesConnection = true
                 state.finish()
-                next.sharesConnection = false
                 state = next
             } else if reusable, pipelined == nil {
                 state.kept = KeptConnection(

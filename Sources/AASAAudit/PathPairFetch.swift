@@ -52,9 +52,16 @@ extension HTTPSFetcher {
                 } else {
                     self.startOwnConnection(for: pair, on: eventLoop)
                 }
+            case .pipelined(let waiting) where waiting.sharesConnection:
+                // The first ended without handing its connection on (failed, timed out, cut at
+                // the cap, not reusable): no answer will come to the request sent behind, whose
+                // own timer must not report the first's stall as its own. It goes on its own.
+                kept?.channel.close(promise: nil)
+                pair.phase = .waiting
+                waiting.finish(failure: .connection("the request before ended without leaving the connection"))
+                self.startOwnConnection(for: pair, on: eventLoop)
             case .pipelined, .started:
-                // Sent behind the first (its answer follows on that connection, or it goes on
-                // its own), or already on its own.
+                // Sent behind the first and now answered on its connection, or on its own.
                 kept?.channel.close(promise: nil)
             }
             return result

@@ -123,7 +123,13 @@ struct ConnectionReuseTests {
     /// A TLS server that never answers `/.well-known/…` (a stalled backend) and answers anything
     /// else with `404`; each connection in a thread of its own. It logs `CONNECTION PATH SECONDS`
     /// (Unix time) for each request it reads, and reads only the first request of a connection.
-    static let stallingServer = #"""
+    /// With `answerBegins`, the `/.well-known/…` answer begins (its head and 10 of 100 bytes)
+    /// before it stalls.
+    static func stallingServer(answerBegins: Bool = false) -> String {
+        stallingServerScript.replacingOccurrences(of: "BEGINS", with: answerBegins ? "True" : "False")
+    }
+
+    private static let stallingServerScript = #"""
         import threading
         count = 0
         def serve(connection, number):
@@ -135,6 +141,8 @@ struct ConnectionReuseTests {
                 path = data.split(b" ")[1].decode()
                 print(number, path, time.time(), flush=True)
                 if path.startswith("/.well-known/"):
+                    if BEGINS:
+                        tls.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"applinks\"")
                     time.sleep(30)
                 else:
                     tls.sendall(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
@@ -148,7 +156,7 @@ struct ConnectionReuseTests {
         """#
 
     @Test func aFirstPathThatStallsDoesNotHoldTheSecondBack() async throws {
-        let server = try PythonTLSServer(Self.stallingServer)
+        let server = try PythonTLSServer(Self.stallingServer())
         defer { server.stop() }
         let auditor = try auditor(timeout: 4)
         defer { auditor.shutdown() }
@@ -168,6 +176,27 @@ struct ConnectionReuseTests {
         let asked = requests.compactMap { Double($0[2]) }
         try #require(asked.count == 2)
         #expect(asked[1] - asked[0] < 3, "\(requests)")
+    }
+
+    @Test func aFirstAnswerThatStallsMidwayLeavesTheSecondPathItsOwnAttempt() async throws {
+        let server = try PythonTLSServer(Self.stallingServer(answerBegins: true))
+        defer { server.stop() }
+        let auditor = try auditor(timeout: 2)
+        defer { auditor.shutdown() }
+        let report = await auditor.report(for: try AuditDomain.parse("midway.example.com:\(server.port)"))
+        try #require(report.paths.count == 2)
+        let (first, second) = (report.paths[0], report.paths[1])
+        // The answer began, so the second path waited behind it (no reuse-wait fallback) until
+        // the first's timeout; then, not before, it went on a connection of its own. Its own
+        // timer (started when it was sent behind) must not report the first's stall as its own.
+        #expect(first.error?.rule == "timeout" && first.error?.message.contains("reading the body") == true, "\(first)")
+        #expect(second.status == 404 && second.error == nil && !second.reusedConnection, "\(second)")
+        let requests = server.lines().map { $0.split(separator: " ").map(String.init) }
+        try #require(requests.count == 2 && requests.allSatisfy { $0.count == 3 }, "\(requests)")
+        #expect(requests.map { $0[1] } == Auditor.paths)
+        let asked = requests.compactMap { Double($0[2]) }
+        try #require(asked.count == 2)
+        #expect(asked[1] - asked[0] > 1.5, "asked before the first's 2 s timeout: \(requests)")
     }
 
     /// A TLS server (``PythonTLSServer``) that answers one request per connection with
