@@ -110,6 +110,9 @@ final class FetchHandler: ChannelInboundHandler, RemovableChannelHandler {
                 state.sharesConnection = true
                 state.finish()
                 state = next
+                // Its whole timeout from now, its answer's turn: the wait behind the first
+                // (bounded by the first's timeout) is not the server's delay on this path.
+                next.startTimer(on: context.eventLoop, from: .now())
             } else if reusable, pipelined == nil {
                 state.kept = KeptConnection(
                     channel: context.channel, handler: NIOLoopBound(self, eventLoop: context.eventLoop),

@@ -76,9 +76,11 @@ final class FetchState {
     /// Whether TLS is up: the handshake finished, or the connection was reused after one.
     var isSecured: Bool { handshakeAt != nil || reusedConnection }
 
-    func startTimer(on eventLoop: any EventLoop) {
+    /// Gives up ``timeout`` after `from` (default: the start) unless finished by then.
+    func startTimer(on eventLoop: any EventLoop, from: NIODeadline? = nil) {
+        timer?.cancel()
         let bound = NIOLoopBound(self, eventLoop: eventLoop)
-        timer = eventLoop.scheduleTask(deadline: started + .nanoseconds(Int64(timeout * 1e9))) {
+        timer = eventLoop.scheduleTask(deadline: (from ?? started) + .nanoseconds(Int64(timeout * 1e9))) {
             bound.value.timedOut()
         }
     }

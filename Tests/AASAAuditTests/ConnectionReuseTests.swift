@@ -199,6 +199,50 @@ struct ConnectionReuseTests {
         #expect(asked[1] - asked[0] > 1.5, "asked before the first's 2 s timeout: \(requests)")
     }
 
+    /// A TLS server that answers the first request of a connection with 20 bytes, 10 at once
+    /// and 10 after 1.5 s, then the next request on it after 0.8 s (`404`, empty); it logs
+    /// `first` and `second` as it answers them.
+    static let slowPairServer = #"""
+        while True:
+            connection, _ = listener.accept()
+            try:
+                tls = context.wrap_socket(connection, server_side=True)
+                data = read_head(tls)
+                if not data:
+                    continue
+                tls.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 20\r\n\r\n{\"applinks")
+                time.sleep(1.5)
+                tls.sendall(b"\": {}}    ")
+                print("first", flush=True)
+                while data.count(b"\r\n\r\n") < 2:
+                    chunk = tls.recv(4096)
+                    if not chunk:
+                        break
+                    data += chunk
+                if data.count(b"\r\n\r\n") >= 2:
+                    time.sleep(0.8)
+                    tls.sendall(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n")
+                    print("second", flush=True)
+                tls.close()
+            except Exception as error:
+                print("error", error, flush=True)
+        """#
+
+    @Test func theRequestSentBehindHasItsWholeTimeoutOnceItsAnswerIsNext() async throws {
+        let server = try PythonTLSServer(Self.slowPairServer)
+        defer { server.stop() }
+        let auditor = try auditor(timeout: 2)
+        defer { auditor.shutdown() }
+        let report = await auditor.report(for: try AuditDomain.parse("pair.example.com:\(server.port)"))
+        try #require(report.paths.count == 2)
+        let (first, second) = (report.paths[0], report.paths[1])
+        // The first took 1.5 s of its 2 s; the second's answer came 0.8 s after that, 2.3 s
+        // after it was sent: within its timeout counted from its turn, not from its sending.
+        #expect(first.status == 200 && first.error == nil, "\(first)")
+        #expect(second.status == 404 && second.error == nil && second.reusedConnection, "\(second)")
+        #expect(server.lines() == ["first", "second"])
+    }
+
     /// A TLS server (``PythonTLSServer``) that answers one request per connection with
     /// `HTTP/1.1 404` and `Content-Length: 0` (which allows keep-alive), then closes the
     /// connection without a word; it logs `CONNECTION PATH` for each request.
