@@ -149,27 +149,9 @@ final class NginxServer: @unchecked Sendable {
     private static func start(directory: URL, port: Int) throws -> SpawnedProcess {
         let config = directory.appendingPathComponent("nginx.conf")
         try NginxConfig.text(directory: directory.path, port: port).write(to: config, atomically: true, encoding: .utf8)
-        let log = directory.appendingPathComponent("nginx.log")
-        // The watchdog: ends nginx when told to (TERM) or when the test process is gone.
-        let script = """
-            "$1" -p "$2" -c "$2/nginx.conf" -e stderr &
-            n=$!
-            trap 'kill -TERM $n 2>/dev/null; wait $n; exit 0' TERM INT HUP
-            while kill -0 "$3" 2>/dev/null && kill -0 $n 2>/dev/null; do sleep 0.2; done
-            kill -TERM $n 2>/dev/null
-            wait $n
-            """
-        let process = try SpawnedProcess(
-            "/bin/sh", ["-c", script, "nginx-watchdog", executable, directory.path, String(getpid())], output: log.path)
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if accepts(port: port) { return process }
-            if !process.isRunning { break }
-            usleep(20_000)
-        }
-        process.stop()
-        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        throw ServerError("nginx did not start on 127.0.0.1:\(port): \(output)")
+        return try WatchedServer.start(
+            "nginx", command: #""$1" -p "$2" -c "$2/nginx.conf" -e stderr"#, arguments: [executable, directory.path],
+            port: port, output: directory.appendingPathComponent("nginx.log"))
     }
 
     /// A port that was free a moment ago on 127.0.0.1.

@@ -107,32 +107,13 @@ final class TinyproxyServer: @unchecked Sendable {
         for allowed in options.connectPorts { config += "ConnectPort \(allowed)\n" }
         let configFile = directory.appendingPathComponent("tinyproxy.conf")
         try config.write(to: configFile, atomically: true, encoding: .utf8)
-        let output = directory.appendingPathComponent("tinyproxy.out")
-        // The watchdog: ends tinyproxy when told to (TERM) or when the test process is gone.
-        // `unshare` execs the shell, which execs tinyproxy: $n is tinyproxy.
-        let script = """
-            unshare -r -m /bin/sh -c 'mount --bind "$1" /etc/hosts && exec "$2" -d -c "$3"' inner "$1" "$2" "$3" &
-            n=$!
-            trap 'kill -TERM $n 2>/dev/null; wait $n; exit 0' TERM INT HUP
-            while kill -0 "$4" 2>/dev/null && kill -0 $n 2>/dev/null; do sleep 0.2; done
-            kill -TERM $n 2>/dev/null
-            wait $n
-            """
-        let process = try SpawnedProcess(
-            "/bin/sh",
-            [
-                "-c", script, "tinyproxy-watchdog", directory.appendingPathComponent("hosts").path, executable,
-                configFile.path, String(getpid()),
-            ], output: output.path)
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if NginxServer.accepts(port: port) { return process }
-            if !process.isRunning { break }
-            usleep(20_000)
-        }
-        process.stop()
-        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-        throw NginxServer.ServerError("tinyproxy did not start on 127.0.0.1:\(port): \(text)")
+        // `unshare` execs the shell, which execs tinyproxy: the watchdog's server is tinyproxy.
+        return try WatchedServer.start(
+            "tinyproxy",
+            command:
+                #"unshare -r -m /bin/sh -c 'mount --bind "$1" /etc/hosts && exec "$2" -d -c "$3"' inner "$1" "$2" "$3""#,
+            arguments: [directory.appendingPathComponent("hosts").path, executable, configFile.path], port: port,
+            output: directory.appendingPathComponent("tinyproxy.out"))
     }
 }
 
