@@ -10,6 +10,7 @@
 #                                        LOCATION (nginx directives) beside `location / 404`
 #   bench_nginx_start SERVER_BLOCK...    writes $work/nginx.conf (one worker, no access log)
 #                                        and starts nginx ($nginx_pid)
+#   bench_well_known_location            the location that serves $work/aasa.json at /.well-known/
 #   bench_until COMMAND...               runs COMMAND until it succeeds, at most 100 times, 0.1 s apart
 #   bench_seconds / bench_rss_kib / bench_cpu TIME_FILE   wall seconds, peak RSS (KiB) and
 #                                        user + system seconds from a `/usr/bin/time -v` file

@@ -106,12 +106,12 @@ final class FetchHandler: ChannelInboundHandler, RemovableChannelHandler {
             if reusable, let next = pipelined, !next.isFinished {
                 // The answer to the request sent behind comes next, on this connection.
                 pipelined = nil
-                next.sharesConnection = false  // before the first's result goes out: it is the sign of the hand-over
                 state.sharesConnection = true
                 state.finish()
+                next.sharesConnection = false
                 state = next
-                // Its whole timeout from now, its answer's turn: the wait behind the first
-                // (bounded by the first's timeout) is not the server's delay on this path.
+                // Its timeout starts now, its answer's turn: the wait behind the first (bounded
+                // by the first's timeout) is not the server's delay on this path.
                 next.startTimer(on: context.eventLoop, from: .now())
             } else if reusable, pipelined == nil {
                 state.kept = KeptConnection(

@@ -17,8 +17,8 @@ struct FetchResult: Sendable {
     /// The request went on a connection an earlier request of the domain opened (and its TLS
     /// handshake): the timings then have no connect or TLS time, and ``tls`` is that handshake's.
     var reusedConnection = false
-    /// The connection, still open for another request (``HTTPSFetcher/fetch(_:keepAlive:on:)``
-    /// with `keepAlive` only): whoever receives the result reuses or closes it.
+    /// The connection, still open for another request (``HTTPSFetcher/fetch(_:following:on:)``
+    /// with `following`, nothing sent behind): whoever receives the result reuses or closes it.
     var kept: KeptConnection?
     /// Another request was sent behind this one on its connection (HTTP/1.1 pipelining): a
     /// connection that failed before this answer was complete may have failed because of it

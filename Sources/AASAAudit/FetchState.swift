@@ -78,7 +78,6 @@ final class FetchState {
 
     /// Gives up ``timeout`` after `from` (default: the start) unless finished by then.
     func startTimer(on eventLoop: any EventLoop, from: NIODeadline? = nil) {
-        timer?.cancel()
         let bound = NIOLoopBound(self, eventLoop: eventLoop)
         timer = eventLoop.scheduleTask(deadline: (from ?? started) + .nanoseconds(Int64(timeout * 1e9))) {
             bound.value.timedOut()

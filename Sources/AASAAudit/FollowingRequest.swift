@@ -8,7 +8,8 @@ import NIOCore
 /// begun, stops waiting for it and takes a connection of its own.
 struct FollowingRequest: Sendable {
     /// Given the connection and the first request (whose answer is watched), the state of the
-    /// request to send behind the first (its timer started), or nil to send nothing behind it.
+    /// request to send behind the first (its timer not started: the handler starts it when
+    /// the request's answer is next), or nil to send nothing behind it.
     /// Called at most once per connection.
     let offer: NIOLoopBound<(KeptConnection, FetchState) -> FetchState?>
 

@@ -52,16 +52,9 @@ extension HTTPSFetcher {
                 } else {
                     self.startOwnConnection(for: pair, on: eventLoop)
                 }
-            case .pipelined(let waiting) where waiting.sharesConnection:
-                // The first ended without handing its connection on (failed, timed out, cut at
-                // the cap, not reusable): no answer will come to the request sent behind, whose
-                // own timer must not report the first's stall as its own. It goes on its own.
-                kept?.channel.close(promise: nil)
-                pair.phase = .waiting
-                waiting.finish(failure: .connection("the request before ended without leaving the connection"))
-                self.startOwnConnection(for: pair, on: eventLoop)
             case .pipelined, .started:
-                // Sent behind the first and now answered on its connection, or on its own.
+                // Sent behind the first (answered next on its connection, or released by its
+                // handler when the connection is not handed on), or already on its own.
                 kept?.channel.close(promise: nil)
             }
             return result
@@ -91,23 +84,15 @@ extension HTTPSFetcher {
         // Under --rate each request waits for a slot of its own: sent once the first's answer
         // is in (``fetch(_:reusing:on:)``).
         guard pacer == nil else { return nil }
-        let promise = eventLoop.makePromise(of: FetchResult.self)
-        let state = FetchState(
-            target: pair.second, attempt: 1, promise: promise, maximumBodySize: configuration.maximumBodySize,
-            userAgent: configuration.userAgent, timeout: configuration.timeout,
-            route: ConnectionRoute(to: pair.second, configuration: configuration), reusing: connection)
-        state.startTimer(on: eventLoop)
+        // No timer yet: its handler starts it when its answer is next, so that the wait behind
+        // the first is never reported as this path's timeout.
+        let (state, answer) = request(pair.second, on: connection, on: eventLoop)
         pair.phase = .pipelined(state)
-        promise.futureResult.whenSuccess { result in
+        answer.whenSuccess { result in
             let pair = bound.value
             guard case .pipelined(let current) = pair.phase, current === state else { return }  // given up on
             pair.phase = .started
-            if case .connection = result.failure, result.response == nil {
-                // The connection closed before its answer began: not the server's answer to it.
-                pair.result.completeWith(self.fetch(pair.second, on: eventLoop))
-            } else {
-                pair.result.succeed(result)
-            }
+            pair.result.completeWith(self.onOwnConnectionIfUnanswered(result, on: eventLoop))
         }
         return state
     }
@@ -118,26 +103,41 @@ extension HTTPSFetcher {
         pair.result.completeWith(fetch(pair.second, on: eventLoop))
     }
 
-    /// Sends `target`'s request on `connection`. A connection found closed before any answer
-    /// (the server's keep-alive ended first) is no finding: `target` then gets its own.
+    /// Sends `target`'s request on `connection`, once its `--rate` slot has come.
     private func fetch(
         _ target: FetchTarget, reusing connection: KeptConnection, on eventLoop: any EventLoop
     ) -> EventLoopFuture<FetchResult> {
         paced(on: eventLoop) {
-            let promise = eventLoop.makePromise(of: FetchResult.self)
-            let state = FetchState(
-                target: target, attempt: 1, promise: promise, maximumBodySize: self.configuration.maximumBodySize,
-                userAgent: self.configuration.userAgent, timeout: self.configuration.timeout,
-                route: ConnectionRoute(to: target, configuration: self.configuration), reusing: connection)
+            let (state, answer) = self.request(target, on: connection, on: eventLoop)
             state.startTimer(on: eventLoop)
             connection.handler.value.send(state)
-            return promise.futureResult
-        }.flatMap { result in
-            if case .connection = result.failure, result.response == nil {
-                return self.fetch(target, on: eventLoop)
-            }
-            return eventLoop.makeSucceededFuture(result)
+            return answer
+        }.flatMap { self.onOwnConnectionIfUnanswered($0, on: eventLoop) }
+    }
+
+    /// The state of `target`'s request on the domain's open `connection` (no timer started),
+    /// and its answer.
+    private func request(
+        _ target: FetchTarget, on connection: KeptConnection, on eventLoop: any EventLoop
+    ) -> (FetchState, EventLoopFuture<FetchResult>) {
+        let promise = eventLoop.makePromise(of: FetchResult.self)
+        let state = FetchState(
+            target: target, attempt: 1, promise: promise, maximumBodySize: configuration.maximumBodySize,
+            userAgent: configuration.userAgent, timeout: configuration.timeout,
+            route: ConnectionRoute(to: target, configuration: configuration), reusing: connection)
+        return (state, promise.futureResult)
+    }
+
+    /// `result` of a request on a shared connection, or, when that connection closed before
+    /// any answer to it began (the server's keep-alive ended, or the answer before it did not
+    /// leave the connection), the same request on a connection of its own: no finding.
+    private func onOwnConnectionIfUnanswered(_ result: FetchResult, on eventLoop: any EventLoop) -> EventLoopFuture<
+        FetchResult
+    > {
+        if case .connection = result.failure, result.response == nil {
+            return fetch(result.target, on: eventLoop)
         }
+        return eventLoop.makeSucceededFuture(result)
     }
 }
 
