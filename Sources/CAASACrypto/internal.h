@@ -53,6 +53,24 @@ char *caasa_serial_string(const ASN1_INTEGER *serial) __attribute__((visibility(
 /// True when the data holds a PEM "-----BEGIN " line anywhere (PEM may follow other text).
 int caasa_looks_like_pem(const void *data, size_t length) __attribute__((visibility("hidden")));
 
+/// "MD4 (1.2.840.113549.2.4)", or the dotted OID alone when OpenSSL has no name for it.
+const char *caasa_describe_object(const ASN1_OBJECT *object, char *buffer, size_t size)
+    __attribute__((visibility("hidden")));
+
+/// RFC 5652 §5.3 and §11 (with the ESS attributes of RFC 2634 and RFC 5035) on SignerInfo
+/// `index`'s signed and unsigned attributes (attributes.c): where each known attribute may
+/// stand, how often, with how many values, and the values this module reads. CAASA_OK, or
+/// CAASA_ERR_SIGNED_ATTRIBUTES with the rule named on the error queue.
+caasa_status caasa_check_signer_attributes(PKCS7_SIGNER_INFO *info, const ASN1_OBJECT *content_type, int index)
+    __attribute__((visibility("hidden")));
+
+/// Counts the elements of the certificates and crls fields of a BER SignedData (or
+/// SignedAndEnvelopedData) without decoding them (certcount.c). Returns 1 with the counts set
+/// (0 for an absent field), or 0 when the bytes are not laid out as such a message (then
+/// nothing is known: d2i decides).
+int caasa_pkcs7_count_certificates(const unsigned char *der, size_t length, long *certificates, long *crls)
+    __attribute__((visibility("hidden")));
+
 /// d2i_PKCS7 of a DER SignedData whose certificates come from `cache` (certcache.c); NULL when
 /// the layout is not the expected one or anything fails (then parse the bytes as they are).
 /// `*message_end` is set to the end of the message in `data`.

@@ -1,8 +1,7 @@
 // Describing and signature-checking parsed PKCS#7 messages (pkcs7_parse.c reads them).
 #include "internal.h"
 
-/// "MD4 (1.2.840.113549.2.4)" or the dotted OID alone when OpenSSL has no name for it.
-static const char *caasa_describe_object(const ASN1_OBJECT *object, char *buffer, size_t size) {
+const char *caasa_describe_object(const ASN1_OBJECT *object, char *buffer, size_t size) {
     char oid[80];
     OBJ_obj2txt(oid, sizeof oid, object, 1);
     int nid = OBJ_obj2nid(object);
@@ -224,95 +223,6 @@ static caasa_status caasa_check_algorithms(PKCS7_SIGNER_INFO *info, int index) {
     }
 }
 
-/// A time as RFC 5652 §11.3 wants a signingTime: well-formed, in UTC with seconds and no
-/// fraction (YYMMDDHHMMSSZ or YYYYMMDDHHMMSSZ), UTCTime for the years 1950 to 2049.
-static const char *caasa_signing_time_problem(const ASN1_TYPE *value) {
-    if (value->type != V_ASN1_UTCTIME && value->type != V_ASN1_GENERALIZEDTIME)
-        return "the signingTime attribute is neither UTCTime nor GeneralizedTime";
-    const ASN1_TIME *time = value->type == V_ASN1_UTCTIME ? value->value.utctime : value->value.generalizedtime;
-    const unsigned char *text = ASN1_STRING_get0_data(time);
-    int length = ASN1_STRING_length(time);
-    int expected = value->type == V_ASN1_UTCTIME ? 13 : 15;
-    if (length != expected || text[length - 1] != 'Z' || !ASN1_TIME_check(time))
-        return value->type == V_ASN1_UTCTIME ? "the signingTime attribute is not a valid UTCTime (YYMMDDHHMMSSZ)"
-                                             : "the signingTime attribute is not a valid GeneralizedTime (YYYYMMDDHHMMSSZ)";
-    if (value->type == V_ASN1_GENERALIZEDTIME) {
-        int year = (text[0] - '0') * 1000 + (text[1] - '0') * 100 + (text[2] - '0') * 10 + (text[3] - '0');
-        if (year >= 1950 && year <= 2049)
-            return "the signingTime attribute is a GeneralizedTime for a year from 1950 to 2049, which must be a UTCTime";
-    }
-    return NULL;
-}
-
-/// RFC 5652 §5.3 and §11 on SignerInfo `index`'s signed attributes, when it has any:
-/// CAASA_ERR_SIGNED_ATTRIBUTES naming the rule, or CAASA_OK.
-static caasa_status caasa_check_signed_attributes(PKCS7_SIGNER_INFO *info, const ASN1_OBJECT *content_type,
-                                                  int index) {
-    STACK_OF(X509_ATTRIBUTE) *attributes = PKCS7_get_signed_attributes(info);
-    int count = sk_X509_ATTRIBUTE_num(attributes);
-    if (count <= 0) return CAASA_OK;
-    int content_types = 0, digests = 0, times = 0;
-    char want[160], got[160];
-    for (int i = 0; i < count; i++) {
-        int nid = OBJ_obj2nid(X509_ATTRIBUTE_get0_object(sk_X509_ATTRIBUTE_value(attributes, i)));
-        content_types += nid == NID_pkcs9_contentType;
-        digests += nid == NID_pkcs9_messageDigest;
-        times += nid == NID_pkcs9_signingTime;
-    }
-    if (content_types != 1 || digests != 1 || times > 1) {
-        const char *name = content_types != 1 ? "contentType" : digests != 1 ? "messageDigest" : "signingTime";
-        int found = content_types != 1 ? content_types : digests != 1 ? digests : times;
-        if (found == 0)
-            caasa_explain("SignerInfo %d has signed attributes but no %s attribute; RFC 5652 §5.3 requires one", index + 1,
-                          name);
-        else
-            caasa_explain("SignerInfo %d has %d %s attributes; RFC 5652 §11 allows only one", index + 1, found, name);
-        return CAASA_ERR_SIGNED_ATTRIBUTES;
-    }
-    for (int i = 0; i < count; i++) {
-        X509_ATTRIBUTE *attribute = sk_X509_ATTRIBUTE_value(attributes, i);
-        int nid = OBJ_obj2nid(X509_ATTRIBUTE_get0_object(attribute));
-        int values = X509_ATTRIBUTE_count(attribute);
-        ASN1_TYPE *value = values > 0 ? X509_ATTRIBUTE_get0_type(attribute, 0) : NULL;
-        const char *name = nid == NID_pkcs9_contentType ? "contentType"
-                           : nid == NID_pkcs9_messageDigest ? "messageDigest"
-                           : nid == NID_pkcs9_signingTime ? "signingTime" : NULL;
-        const char *section = nid == NID_pkcs9_contentType ? "11.1" : nid == NID_pkcs9_messageDigest ? "11.2" : "11.3";
-        if (name == NULL) continue;
-        if (values != 1) {
-            caasa_explain("SignerInfo %d's %s attribute has %d values; RFC 5652 §%s allows exactly one", index + 1, name,
-                          values, section);
-            return CAASA_ERR_SIGNED_ATTRIBUTES;
-        }
-        if (nid == NID_pkcs9_contentType) {
-            if (value->type != V_ASN1_OBJECT) {
-                caasa_explain("SignerInfo %d's contentType attribute is not an object identifier (RFC 5652 §11.1)",
-                              index + 1);
-                return CAASA_ERR_SIGNED_ATTRIBUTES;
-            }
-            if (OBJ_cmp(value->value.object, content_type) != 0) {
-                caasa_explain("SignerInfo %d's contentType attribute says %s, but the signed content is %s; RFC 5652 "
-                              "§5.3 requires them to be the same",
-                              index + 1, caasa_describe_object(value->value.object, got, sizeof got),
-                              caasa_describe_object(content_type, want, sizeof want));
-                return CAASA_ERR_SIGNED_ATTRIBUTES;
-            }
-        } else if (nid == NID_pkcs9_messageDigest) {
-            if (value->type != V_ASN1_OCTET_STRING) {
-                caasa_explain("SignerInfo %d's messageDigest attribute is not an OCTET STRING (RFC 5652 §11.2)", index + 1);
-                return CAASA_ERR_SIGNED_ATTRIBUTES;
-            }
-        } else {
-            const char *problem = caasa_signing_time_problem(value);
-            if (problem != NULL) {
-                caasa_explain("SignerInfo %d: %s (RFC 5652 §11.3)", index + 1, problem);
-                return CAASA_ERR_SIGNED_ATTRIBUTES;
-            }
-        }
-    }
-    return CAASA_OK;
-}
-
 caasa_status caasa_pkcs7_verify_signature(const caasa_pkcs7 *message, const caasa_certs *extra, int allow_weak,
                                           caasa_policy_report *report, caasa_buffer *content_out,
                                           caasa_certs **signers_out) {
@@ -325,14 +235,14 @@ caasa_status caasa_pkcs7_verify_signature(const caasa_pkcs7 *message, const caas
     if (signer_count <= 0) return CAASA_ERR_NO_SIGNERS;
     if (caasa_embedded_content(p7) == NULL) return CAASA_ERR_NO_CONTENT;
 
-    // Before any signature: algorithms OpenSSL can check, RFC 5652 signed attributes, policy.
+    // Before any signature: algorithms OpenSSL can check, RFC 5652 §11 attributes, policy.
     for (int i = 0; i < signer_count; i++) {
         caasa_status status = caasa_check_algorithms(sk_PKCS7_SIGNER_INFO_value(infos, i), i);
         if (status != CAASA_OK) return status;
     }
     for (int i = 0; i < signer_count; i++) {
         caasa_status status =
-            caasa_check_signed_attributes(sk_PKCS7_SIGNER_INFO_value(infos, i), p7->d.sign->contents->type, i);
+            caasa_check_signer_attributes(sk_PKCS7_SIGNER_INFO_value(infos, i), p7->d.sign->contents->type, i);
         if (status != CAASA_OK) return status;
     }
     int refused = 0;

@@ -42,8 +42,27 @@ static caasa_status caasa_undecodable(const unsigned char *data, size_t length) 
     return CAASA_ERR_UNSUPPORTED_CMS;
 }
 
-static caasa_status caasa_parse_der(const void *data, size_t length, caasa_cert_cache *cache, PKCS7 **out) {
+/// CAASA_ERR_TOO_MANY_CERTIFICATES, explained, when the BER message at `der` carries more
+/// certificates or CRLs than `limit` (counted without decoding them); CAASA_OK otherwise.
+static caasa_status caasa_check_certificate_count(const unsigned char *der, size_t length, size_t limit) {
+    long certificates = 0, crls = 0;
+    if (!caasa_pkcs7_count_certificates(der, length, &certificates, &crls)) return CAASA_OK;
+    if ((size_t)certificates > limit) {
+        caasa_explain("the message carries %ld certificates, more than the limit of %zu", certificates, limit);
+        return CAASA_ERR_TOO_MANY_CERTIFICATES;
+    }
+    if ((size_t)crls > limit) {
+        caasa_explain("the message carries %ld CRLs, more than the limit of %zu", crls, limit);
+        return CAASA_ERR_TOO_MANY_CERTIFICATES;
+    }
+    return CAASA_OK;
+}
+
+static caasa_status caasa_parse_der(const void *data, size_t length, caasa_cert_cache *cache, size_t limit,
+                                    PKCS7 **out) {
     if (length > LONG_MAX) return CAASA_ERR_INVALID_ARGUMENT;
+    caasa_status counted = caasa_check_certificate_count(data, length, limit);
+    if (counted != CAASA_OK) return counted;
     const unsigned char *cursor = data;
     const unsigned char *end = cursor + length;
     PKCS7 *p7 = NULL;
@@ -65,7 +84,8 @@ static caasa_status caasa_parse_der(const void *data, size_t length, caasa_cert_
 }
 
 /// The first PEM block labelled PKCS7, "PKCS #7 SIGNED DATA" or CMS, decoded.
-static caasa_status caasa_parse_pem(const void *data, size_t length, caasa_cert_cache *cache, PKCS7 **out) {
+static caasa_status caasa_parse_pem(const void *data, size_t length, caasa_cert_cache *cache, size_t limit,
+                                    PKCS7 **out) {
     BIO *bio = caasa_bio_from(data, length);
     if (bio == NULL) return CAASA_ERR_MEMORY;
     caasa_status status = CAASA_ERR_PKCS7_DECODE;
@@ -76,7 +96,7 @@ static caasa_status caasa_parse_pem(const void *data, size_t length, caasa_cert_
         if (!PEM_read_bio(bio, &name, &header, &der, &der_length)) break;
         int wanted = strcmp(name, PEM_STRING_PKCS7) == 0 || strcmp(name, PEM_STRING_PKCS7_SIGNED) == 0
                      || strcmp(name, PEM_STRING_CMS) == 0;
-        if (wanted) status = caasa_parse_der(der, (size_t)der_length, cache, out);
+        if (wanted) status = caasa_parse_der(der, (size_t)der_length, cache, limit, out);
         OPENSSL_free(name);
         OPENSSL_free(header);
         OPENSSL_free(der);
@@ -210,7 +230,29 @@ static caasa_status caasa_embed_detached(PKCS7 *p7, BIO *content) {
     return CAASA_OK;
 }
 
-static caasa_status caasa_parse_smime(const void *data, size_t length, PKCS7 **out) {
+/// The certificate count of an S/MIME message's PKCS#7 part. OpenSSL's MIME reader takes the
+/// part out and decodes it as ASN1_ANY, which keeps the BER as bytes without decoding a
+/// certificate, so that the count comes before SMIME_read_PKCS7 decodes them.
+static caasa_status caasa_check_smime_certificate_count(const void *data, size_t length, size_t limit) {
+    BIO *bio = caasa_bio_from(data, length);
+    if (bio == NULL) return CAASA_ERR_MEMORY;
+    BIO *detached_content = NULL;
+    ERR_set_mark();
+    ASN1_TYPE *any = (ASN1_TYPE *)SMIME_read_ASN1(bio, &detached_content, ASN1_ITEM_rptr(ASN1_ANY));
+    ERR_pop_to_mark();  // SMIME_read_PKCS7 reports what cannot be read
+    caasa_status status = CAASA_OK;
+    if (any != NULL && any->type == V_ASN1_SEQUENCE && any->value.sequence != NULL)
+        status = caasa_check_certificate_count(ASN1_STRING_get0_data(any->value.sequence),
+                                               (size_t)ASN1_STRING_length(any->value.sequence), limit);
+    ASN1_TYPE_free(any);
+    BIO_free(detached_content);
+    BIO_free(bio);
+    return status;
+}
+
+static caasa_status caasa_parse_smime(const void *data, size_t length, size_t limit, PKCS7 **out) {
+    caasa_status counted = caasa_check_smime_certificate_count(data, length, limit);
+    if (counted != CAASA_OK) return counted;
     BIO *bio = caasa_bio_from(data, length);
     if (bio == NULL) return CAASA_ERR_MEMORY;
     BIO *detached_content = NULL;
@@ -250,19 +292,19 @@ static caasa_status caasa_parse_smime(const void *data, size_t length, PKCS7 **o
 }
 
 caasa_status caasa_pkcs7_parse(const void *data, size_t length, caasa_encoding encoding, caasa_pkcs7 **out) {
-    return caasa_pkcs7_parse_cached(data, length, encoding, NULL, out);
+    return caasa_pkcs7_parse_cached(data, length, encoding, NULL, SIZE_MAX, out);
 }
 
 caasa_status caasa_pkcs7_parse_cached(const void *data, size_t length, caasa_encoding encoding,
-                                      caasa_cert_cache *cache, caasa_pkcs7 **out) {
+                                      caasa_cert_cache *cache, size_t max_certificates, caasa_pkcs7 **out) {
     ERR_clear_error();
     if (data == NULL || length == 0) return CAASA_ERR_PKCS7_DECODE;
     PKCS7 *p7 = NULL;
     caasa_status status = CAASA_ERR_INVALID_ARGUMENT;
     switch (encoding) {
-        case CAASA_ENCODING_DER: status = caasa_parse_der(data, length, cache, &p7); break;
-        case CAASA_ENCODING_PEM: status = caasa_parse_pem(data, length, cache, &p7); break;
-        case CAASA_ENCODING_SMIME: status = caasa_parse_smime(data, length, &p7); break;
+        case CAASA_ENCODING_DER: status = caasa_parse_der(data, length, cache, max_certificates, &p7); break;
+        case CAASA_ENCODING_PEM: status = caasa_parse_pem(data, length, cache, max_certificates, &p7); break;
+        case CAASA_ENCODING_SMIME: status = caasa_parse_smime(data, length, max_certificates, &p7); break;
     }
     if (status == CAASA_OK && PKCS7_type_is_signed(p7) && p7->d.sign == NULL) {
         PKCS7_free(p7);

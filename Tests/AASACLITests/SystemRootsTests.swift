@@ -149,6 +149,113 @@ struct SystemRootsTests {
         }
     }
 
+    /// A chain made for one bundle lookup: a root key; the bundle's root under `bundleSubject`;
+    /// an issuing copy of the same key under `issuerSubject`, which names the leaf's issuer; a
+    /// leaf for example.com; the AASA example content signed by it. Returns the signed file,
+    /// the bundle root and the leaf.
+    func chain(bundleSubject: String, issuerSubject: String, in dir: URL) throws -> (
+        file: String, bundle: URL, leaf: String
+    ) {
+        let config = dir.child("chain.cnf")
+        try """
+        [req]
+        distinguished_name = dn
+        prompt = no
+        [dn]
+        [root]
+        basicConstraints = critical,CA:TRUE
+        keyUsage = critical,keyCertSign,cRLSign
+        subjectKeyIdentifier = hash
+        [leaf]
+        basicConstraints = critical,CA:FALSE
+        keyUsage = critical,digitalSignature
+        extendedKeyUsage = serverAuth
+        subjectAltName = DNS:example.com
+        authorityKeyIdentifier = keyid
+        """.write(to: config, atomically: true, encoding: .utf8)
+        func openssl(_ arguments: [String]) throws {
+            let result = CLI.openssl(arguments)
+            try #require(result.status == 0, "openssl \(arguments): \(result)")
+        }
+        let rootKey = dir.child("root.key").path, leafKey = dir.child("leaf.key").path
+        for key in [rootKey, leafKey] {
+            try openssl(["genpkey", "-quiet", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", key])
+        }
+        let bundle = dir.child("bundle.pem"), issuer = dir.child("issuer.pem").path
+        for (subject, out) in [(bundleSubject, bundle.path), (issuerSubject, issuer)] {
+            try openssl([
+                "req", "-x509", "-new", "-key", rootKey, "-days", "3650", "-subj", subject, "-config", config.path,
+                "-extensions", "root", "-out", out,
+            ])
+        }
+        let request = dir.child("leaf.csr").path, leaf = dir.child("leaf.pem").path
+        try openssl([
+            "req", "-new", "-key", leafKey, "-subj", "/CN=example.com", "-config", config.path, "-out", request,
+        ])
+        try openssl([
+            "x509", "-req", "-in", request, "-CA", issuer, "-CAkey", rootKey, "-set_serial", "7", "-days", "3650",
+            "-extfile", config.path, "-extensions", "leaf", "-out", leaf,
+        ])
+        let file = dir.child("signed.p7m").path
+        try openssl([
+            "smime", "-sign", "-in", Repository.examples.appendingPathComponent("apple-app-site-association.json").path,
+            "-signer", leaf, "-inkey", leafKey, "-md", "sha256", "-noattr", "-nodetach", "-binary", "-outform", "DER",
+            "-out", file,
+        ])
+        return (file, bundle, leaf)
+    }
+
+    /// The fingerprint folds A to Z into a to z before it compares: a bundle root named "ZZ"
+    /// where the leaf's issuer says "zz" is the same name for X509_NAME_cmp, so it must be found
+    /// (this fails if the fold stopped short of Z); a name one letter off is another name.
+    @Test("a bundle root whose name differs from the issuer's only in the case of Z: found")
+    func caseOfZ() throws {
+        try withTemporaryDirectory { dir in
+            let empty = dir.child("empty")
+            try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+            let made = try chain(bundleSubject: "/CN=ZZ Case Root", issuerSubject: "/CN=zz case root", in: dir)
+            let reference = CLI.openssl(["verify", "-CAfile", made.bundle.path, made.leaf])
+            try #require(reference.status == 0, "openssl itself must find it: \(reference)")
+            let result = CLI.run(
+                ["verify", made.file, "--domain", "example.com"],
+                environment: ["SSL_CERT_DIR": empty.path, "SSL_CERT_FILE": made.bundle.path])
+            #expect(result.status == 0, "\(result)")
+            let other = try withTemporaryDirectory { otherDir in
+                let made = try chain(bundleSubject: "/CN=ZY Case Root", issuerSubject: "/CN=zz case root", in: otherDir)
+                return CLI.run(
+                    ["verify", made.file], environment: ["SSL_CERT_DIR": empty.path, "SSL_CERT_FILE": made.bundle.path])
+            }
+            #expect(other.status == 1 && other.stdoutText.contains("untrusted"), "\(other)")
+        }
+    }
+
+    /// A bundle root whose subject holds a constructed UTF8String (BER that OpenSSL decodes and
+    /// X509_NAME_cmp finds equal to the issuer's primitive one): the bundle index cannot
+    /// fingerprint it, and must then compare it rather than pass it over.
+    @Test("a bundle root whose subject the index cannot fingerprint is still compared, and found")
+    func unfingerprintableSubject() throws {
+        try withTemporaryDirectory { dir in
+            let empty = dir.child("empty")
+            try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+            let made = try chain(
+                bundleSubject: "/O=aasa tests/CN=Constructed Root", issuerSubject: "/O=aasa tests/CN=Constructed Root",
+                in: dir)
+            let constructed = dir.child("constructed.pem")
+            let script = Repository.fixtures.appendingPathComponent("system-roots/constructed-subject.py").path
+            let craft = ProcessRunner.run(
+                URL(fileURLWithPath: "/usr/bin/env"),
+                ["python3", script, made.bundle.path, dir.child("root.key").path, constructed.path])
+            try #require(craft.status == 0, "\(craft)")
+            let parsed = CLI.openssl(["asn1parse", "-in", constructed.path])
+            try #require(parsed.stdoutText.contains("cons: UTF8STRING"), "the subject is constructed: \(parsed)")
+            let reference = CLI.openssl(["verify", "-CAfile", constructed.path, made.leaf])
+            try #require(reference.status == 0, "openssl itself must find it: \(reference)")
+            let result = CLI.run(
+                ["verify", made.file], environment: ["SSL_CERT_DIR": empty.path, "SSL_CERT_FILE": constructed.path])
+            #expect(result.status == 0, "\(result)")
+        }
+    }
+
     /// The bundle's blocks as real files have them and as PEM allows: other blocks first, a
     /// block with a PEM header (not plain base64: OpenSSL decodes that block), CRLF line ends,
     /// short lines, one line, and the root last after other certificates.

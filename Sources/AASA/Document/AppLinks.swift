@@ -87,3 +87,12 @@ public struct AppList: Sendable, Hashable {
         self.unknownKeys = unknownKeys
     }
 }
+
+extension AppLinks {
+    /// Each substitution variable's values, by name (a repeated name: its last definition).
+    var substitutionValues: [String: [String]] {
+        var values: [String: [String]] = [:]
+        for variable in substitutionVariables { values[variable.name] = variable.values.map(\.value) }
+        return values
+    }
+}

@@ -23,34 +23,55 @@ public struct DocumentEffect: Sendable, Codable, Hashable {
     /// App identifiers left out because iOS cannot use them (empty, or without a bundle part).
     public var unusableAppIDs: [String]
 
+    /// - Parameter generator: makes each entry's probe URLs; its ``ProbeURLGenerator/comparisonBudget``
+    ///   bounds the URL-pattern comparisons over the whole document.
     public init(document: AASADocument, generator: ProbeURLGenerator = ProbeURLGenerator(maximumCount: 20_000)) {
-        var unusable: [String] = []
+        // Every pass is linear in the document: identifiers deduplicated with sets, and each
+        // entry tried on its own patterns' probes only (a file of N apps cost N² before: 196 s
+        // for 2.4 MB, GitHub issue #24).
+        var unusable = OrderedStrings(limit: .max)
         func usable(_ apps: [String]) -> [String] {
-            var kept: [String] = []
+            var kept = OrderedStrings(limit: .max)
             for app in apps {
-                if Self.isUsable(app) {
-                    if !kept.contains(app) { kept.append(app) }
-                } else if !unusable.contains(app) {
-                    unusable.append(app)
-                }
+                if Self.isUsable(app) { kept.insert(app) } else { unusable.insert(app) }
             }
-            return kept
+            return kept.items
         }
         let matcher = URLMatcher(document: document)
         let linkable = usable(matcher.appIDs)
+        let linkableSet = Set(linkable)
         var examples: [String: String] = [:]
-        if !linkable.isEmpty {
-            for url in generator.probes(for: [document]).urls where examples.count < linkable.count {
-                for verdict in matcher.evaluate(url).apps where verdict.verdict == .match {
-                    if examples[verdict.appID] == nil { examples[verdict.appID] = url }
+        if let links = document.appLinks, !linkable.isEmpty {
+            let variables = links.substitutionValues
+            let patterns = max(1, ProbeURLGenerator.patternCount(of: [document]))
+            // Each entry gets its share of the comparison budget (entry probes × all patterns
+            // stays within it), and at least the generic probes and its first patterns' own.
+            let probesPerPattern = max(1, generator.comparisonBudget / patterns / patterns)
+            var entryExamples: [Int: String?] = [:]  // the apps of one entry share its verdicts
+            for (index, app) in matcher.appIDs.enumerated() where linkableSet.contains(app) {
+                let entry = matcher.appEntries[index]
+                if let known = entryExamples[entry] {
+                    examples[app] = known
+                    continue
                 }
+                let detail = links.details[matcher.entryDetails[entry]]
+                var example = matcher.firstURL(
+                    openingEntry: entry, among: generator.instances(for: detail, variables: variables))
+                if example == nil {  // then the near misses, queries and fragments too
+                    let own = ProbeURLGenerator.patternCount(of: detail)
+                    let limit = min(generator.maximumCount, max(16, probesPerPattern * max(1, own)))
+                    let probes = generator.probes(for: detail, variables: variables, limit: limit)
+                    example = matcher.firstURL(openingEntry: entry, among: probes)
+                }
+                entryExamples[entry] = .some(example)
+                examples[app] = example
             }
         }
         universalLinks = linkable.map { LinkedApp(appID: $0, exampleURL: examples[$0]) }
         webCredentials = usable(document.webCredentials?.apps.map(\.value) ?? [])
         activityContinuation = usable(document.activityContinuation?.apps.map(\.value) ?? [])
         appClips = usable(document.appClips?.apps.map(\.value) ?? [])
-        unusableAppIDs = unusable
+        unusableAppIDs = unusable.items
     }
 
     /// Whether iOS can match an identifier to an app: not blank (`empty-appid`), and with the

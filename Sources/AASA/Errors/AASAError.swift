@@ -125,7 +125,7 @@ extension AASAError {
         case .CAASA_ERR_SIGN: code = .signingFailed
         case .CAASA_ERR_ENCODE: code = .encodingFailed
         case .CAASA_ERR_PKCS7_DECODE, .CAASA_ERR_TRAILING_DATA, .CAASA_ERR_NO_SIGNERS, .CAASA_ERR_MISSING_CONTENT_FIELD,
-            .CAASA_ERR_SIGNED_ATTRIBUTES:
+            .CAASA_ERR_SIGNED_ATTRIBUTES, .CAASA_ERR_TOO_MANY_CERTIFICATES:
             code = .malformedMessage
         case .CAASA_ERR_UNSUPPORTED_CMS: code = .unsupportedCMS
         case .CAASA_ERR_NOT_SIGNED_DATA: code = .notSignedData

@@ -21,6 +21,8 @@ public struct URLMatcher: Sendable {
     let entryInfo: [EntryInfo]
     /// Every compiled pattern, by the index the tables use.
     let patterns: [CompiledPattern]
+    /// For each entry, the index of its detail in `document.appLinks.details`.
+    let entryDetails: [Int]
 
     /// Compiles every pattern of `document.appLinks`.
     public init(document: AASADocument) {
@@ -28,14 +30,15 @@ public struct URLMatcher: Sendable {
         var apps: [String] = []
         var appEntries: [Int] = []
         var entryInfo: [EntryInfo] = []
+        var entryDetails: [Int] = []
         if let links = document.appLinks {
-            var variables: [String: [String]] = [:]
-            for variable in links.substitutionVariables { variables[variable.name] = variable.values.map(\.value) }
+            let variables = links.substitutionValues
             var seen = Set<String>()
-            for detail in links.details {
+            for (detailIndex, detail) in links.details.enumerated() {
                 let newApps = detail.effectiveAppIDs.map(\.value).filter { seen.insert($0).inserted }
                 guard !newApps.isEmpty else { continue }  // decides for no app
                 entryInfo.append(builder.add(detail, outer: links.defaults, variables: variables))
+                entryDetails.append(detailIndex)
                 for app in newApps {
                     apps.append(app)
                     appEntries.append(entryInfo.count - 1)
@@ -45,6 +48,7 @@ public struct URLMatcher: Sendable {
         self.appIDs = apps
         self.appEntries = appEntries
         self.entryInfo = entryInfo
+        self.entryDetails = entryDetails
         self.patterns = builder.compiled
         self.tables = MatcherTables(builder)
     }
@@ -93,6 +97,36 @@ public struct URLMatcher: Sendable {
             decide(bytes: bytes, layout: layout, into: &verdicts)
             return nil
         }
+    }
+
+    /// The first of `urls` that opens the apps entry `entry` decides for (its verdict is a
+    /// match), or nil: one entry evaluated per URL, however many the document has.
+    func firstURL(openingEntry entry: Int, among urls: [String]) -> String? {
+        for url in urls {
+            var text = url
+            let decided: Bool? = text.withUTF8 { bytes -> Bool? in
+                switch URLLayout.scan(bytes) {
+                case .failure: return false
+                case .needsEncoding: return nil
+                case .success(let layout): return entryOpens(entry, bytes: bytes, layout: layout)
+                }
+            }
+            if decided == true { return url }
+            if decided != nil { continue }
+            var encoded = URLLayout.encodingInvalidCharacters(url)
+            let encodedOpens = encoded.withUTF8 { bytes in
+                guard case .success(let layout) = URLLayout.scan(bytes) else { return false }
+                return entryOpens(entry, bytes: bytes, layout: layout)
+            }
+            if encodedOpens { return url }
+        }
+        return nil
+    }
+
+    private func entryOpens(_ entry: Int, bytes: UnsafeBufferPointer<UInt8>, layout: URLLayout) -> Bool {
+        var view = URLView(bytes: bytes, layout: layout)
+        defer { view.deallocate() }
+        return tables.decide(entry, &view).verdict == .match
     }
 
     private func decide(bytes: UnsafeBufferPointer<UInt8>, layout: URLLayout, into verdicts: inout [AppVerdict.Verdict])

@@ -51,52 +51,83 @@ public struct ProbeURLGenerator: Sendable {
         // file's patterns would only be instantiated to be dropped.
         documents: for document in documents {
             guard let links = document.appLinks else { continue }
-            var variables: [String: [String]] = [:]
-            for variable in links.substitutionVariables { variables[variable.name] = variable.values.map(\.value) }
+            let variables = links.substitutionValues
             for detail in links.details {
-                for element in detail.paths ?? [] {
-                    if set.truncated { break documents }
-                    let source = element.value.hasPrefix("NOT ") ? String(element.value.dropFirst(4)) : element.value
-                    let bases = pathInstances(CompiledPattern.wildcardTokens(source), variables: [:])
-                    addPathProbes(bases, to: &set)
-                }
-                for rule in detail.components ?? [] {
-                    if set.truncated { break documents }
-                    var bases = ["/", "/x"]
-                    if let path = rule.pathPattern {
-                        bases = pathInstances(tokens(path.value), variables: variables)
-                        addPathProbes(bases, to: &set)
-                    }
-                    var queries: [String] = []
-                    switch rule.query {
-                    case nil: break
-                    case .string(let pattern)?:
-                        queries = stringQueryVariants(pattern.value, variables: variables)
-                    case .items(let pairs)?:
-                        queries = itemQueryVariants(
-                            pairs.map { ($0.name, $0.value?.value ?? "") }, variables: variables)
-                    }
-                    var fragments: [String] = []
-                    if let fragment = rule.fragment {
-                        fragments = fragmentVariants(fragment.value, variables: variables)
-                    }
-                    guard !queries.isEmpty || !fragments.isEmpty else { continue }
-                    if queries.isEmpty { queries = [""] }
-                    if fragments.isEmpty { fragments = [""] }
-                    var added = 0
-                    combining: for base in bases {
-                        for query in queries {
-                            for fragment in fragments {
-                                set.insert(base + query + fragment)
-                                added += 1
-                                if added >= Self.maximumPerRule { break combining }
-                            }
-                        }
+                addProbes(for: detail, variables: variables, to: &set)
+                if set.truncated { break documents }
+            }
+        }
+        return ProbeSet(urls: set.items, patternCount: patternCount, truncated: set.truncated)
+    }
+
+    /// The generic probes and each path pattern of `detail` instantiated (no near misses, no
+    /// query or fragment): the cheap first try of ``DocumentEffect``, where an entry's own
+    /// patterns usually open its apps.
+    func instances(for detail: AppLinksDetail, variables: [String: [String]]) -> [String] {
+        var set = OrderedStrings(limit: .max)
+        for generic in ["/", "/x", "/?q=1", "/#frag"] { set.insert(generic) }
+        for element in detail.paths ?? [] {
+            let source = element.value.hasPrefix("NOT ") ? String(element.value.dropFirst(4)) : element.value
+            for base in pathInstances(CompiledPattern.wildcardTokens(source), variables: [:]) { set.insert(base) }
+        }
+        for rule in detail.components ?? [] {
+            guard let path = rule.pathPattern else { continue }
+            for base in pathInstances(tokens(path.value), variables: variables) { set.insert(base) }
+        }
+        return set.items
+    }
+
+    /// The probe URLs of one entry's own patterns, after the generic ones (`/`, `/x`, `/?q=1`,
+    /// `/#frag`), at most `limit`: what ``DocumentEffect`` tries on that entry, so that its work
+    /// grows with the entry's size rather than the whole file's.
+    func probes(for detail: AppLinksDetail, variables: [String: [String]], limit: Int) -> [String] {
+        var set = OrderedStrings(limit: max(4, limit))
+        for generic in ["/", "/x", "/?q=1", "/#frag"] { set.insert(generic) }
+        addProbes(for: detail, variables: variables, to: &set)
+        return set.items
+    }
+
+    /// Adds the probes of every pattern of `detail` to `set`, stopping once it is full.
+    private func addProbes(for detail: AppLinksDetail, variables: [String: [String]], to set: inout OrderedStrings) {
+        for element in detail.paths ?? [] {
+            if set.truncated { return }
+            let source = element.value.hasPrefix("NOT ") ? String(element.value.dropFirst(4)) : element.value
+            let bases = pathInstances(CompiledPattern.wildcardTokens(source), variables: [:])
+            addPathProbes(bases, to: &set)
+        }
+        for rule in detail.components ?? [] {
+            if set.truncated { return }
+            var bases = ["/", "/x"]
+            if let path = rule.pathPattern {
+                bases = pathInstances(tokens(path.value), variables: variables)
+                addPathProbes(bases, to: &set)
+            }
+            var queries: [String] = []
+            switch rule.query {
+            case nil: break
+            case .string(let pattern)?:
+                queries = stringQueryVariants(pattern.value, variables: variables)
+            case .items(let pairs)?:
+                queries = itemQueryVariants(pairs.map { ($0.name, $0.value?.value ?? "") }, variables: variables)
+            }
+            var fragments: [String] = []
+            if let fragment = rule.fragment {
+                fragments = fragmentVariants(fragment.value, variables: variables)
+            }
+            guard !queries.isEmpty || !fragments.isEmpty else { continue }
+            if queries.isEmpty { queries = [""] }
+            if fragments.isEmpty { fragments = [""] }
+            var added = 0
+            combining: for base in bases {
+                for query in queries {
+                    for fragment in fragments {
+                        set.insert(base + query + fragment)
+                        added += 1
+                        if added >= Self.maximumPerRule { break combining }
                     }
                 }
             }
         }
-        return ProbeSet(urls: set.items, patternCount: patternCount, truncated: set.truncated)
     }
 
     /// The patterns of `documents`: each legacy path, and each component's path, query (or
@@ -104,18 +135,23 @@ public struct ProbeURLGenerator: Sendable {
     public static func patternCount(of documents: [AASADocument]) -> Int {
         var count = 0
         for document in documents {
-            for detail in document.appLinks?.details ?? [] {
-                count += detail.paths?.count ?? 0
-                for rule in detail.components ?? [] {
-                    if rule.pathPattern != nil { count += 1 }
-                    switch rule.query {
-                    case nil: break
-                    case .string?: count += 1
-                    case .items(let pairs)?: count += pairs.count
-                    }
-                    if rule.fragment != nil { count += 1 }
-                }
+            for detail in document.appLinks?.details ?? [] { count += patternCount(of: detail) }
+        }
+        return count
+    }
+
+    /// The patterns of one entry: each legacy path, and each component's path, query (or query
+    /// item) and fragment.
+    static func patternCount(of detail: AppLinksDetail) -> Int {
+        var count = detail.paths?.count ?? 0
+        for rule in detail.components ?? [] {
+            if rule.pathPattern != nil { count += 1 }
+            switch rule.query {
+            case nil: break
+            case .string?: count += 1
+            case .items(let pairs)?: count += pairs.count
             }
+            if rule.fragment != nil { count += 1 }
         }
         return count
     }

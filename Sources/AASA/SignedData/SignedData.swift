@@ -50,7 +50,10 @@ public final class SignedData: Sendable {
         cache: CertificateCache?
     ) throws {
         var message: OpaquePointer?
-        let status = data.withCBytes { caasa_pkcs7_parse_cached($0, $1, encoding.cValue, cache?.pointer, &message) }
+        let limit = maximumCertificates < 0 ? 0 : maximumCertificates
+        let status = data.withCBytes {
+            caasa_pkcs7_parse_cached($0, $1, encoding.cValue, cache?.pointer, limit, &message)
+        }
         guard status == .CAASA_OK, let message else {
             let entries = OpenSSLErrorQueue.drain()
             let explanation = entries.last(where: { $0.explanation?.isEmpty == false })?.explanation
@@ -59,7 +62,7 @@ public final class SignedData: Sendable {
             case .CAASA_ERR_TRAILING_DATA where encoding == .der: reason = "unexpected bytes after the PKCS#7 structure"
             case .CAASA_ERR_TRAILING_DATA:
                 reason = "unexpected data after the message: \(explanation ?? "trailing bytes")"
-            case .CAASA_ERR_UNSUPPORTED_CMS, .CAASA_ERR_MISSING_CONTENT_FIELD:
+            case .CAASA_ERR_UNSUPPORTED_CMS, .CAASA_ERR_MISSING_CONTENT_FIELD, .CAASA_ERR_TOO_MANY_CERTIFICATES:
                 reason = explanation ?? "not a readable PKCS#7 structure"
             default:
                 let why = explanation.map { ": \($0)" } ?? " (truncated or corrupt)"

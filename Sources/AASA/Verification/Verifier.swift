@@ -177,7 +177,7 @@ public struct Verifier: Sendable {
                     verdict: .unsupportedAlgorithm(explanation ?? "an algorithm OpenSSL cannot verify\(detail)"))
             case .CAASA_ERR_SIGNED_ATTRIBUTES:
                 throw SignatureFailure(
-                    verdict: .malformed("signed attributes break RFC 5652: \(explanation ?? "")"))
+                    verdict: .malformed("attributes break RFC 5652: \(explanation ?? "")"))
             case .CAASA_ERR_WEAK_ALGORITHM:
                 let refused = findings.first(where: \.refused)?.message ?? "a weak algorithm"
                 throw SignatureFailure(verdict: .weakAlgorithm(refused), warnings: warnings)

@@ -69,6 +69,7 @@ typedef enum CAASA_CLOSED_ENUM caasa_status {
     CAASA_ERR_UNSUPPORTED_CMS,         ///< valid CMS that PKCS#7 v1.5 cannot represent (keyid signers, …)
     CAASA_ERR_MISSING_CONTENT_FIELD,   ///< a SignedData ContentInfo without its [0] content
     CAASA_ERR_WEAK_ALGORITHM,          ///< refused by the verification policy (see caasa_policy_report)
+    CAASA_ERR_TOO_MANY_CERTIFICATES,   ///< more certificates (or CRLs) than the caller's limit, counted before decoding
 } caasa_status;
 
 // MARK: - Errors
@@ -313,8 +314,12 @@ void caasa_cert_cache_free(caasa_cert_cache *_Nullable cache);
 
 /// `caasa_pkcs7_parse`, taking the certificates of DER (and PEM) SignedData from `cache` (or
 /// parsing and adding them). The result, and every error, is the same as without a cache.
+/// A message whose certificates field (or crls field) holds more than `max_certificates`
+/// elements is refused with `CAASA_ERR_TOO_MANY_CERTIFICATES`, explained, before any of them
+/// is decoded, in every encoding.
 caasa_status caasa_pkcs7_parse_cached(const void *_Nullable data, size_t length, caasa_encoding encoding,
-                                      caasa_cert_cache *_Nullable cache, caasa_pkcs7 *_Nullable *_Nonnull out);
+                                      caasa_cert_cache *_Nullable cache, size_t max_certificates,
+                                      caasa_pkcs7 *_Nullable *_Nonnull out);
 
 /// Frees a parsed message. NULL is ignored.
 void caasa_pkcs7_free(caasa_pkcs7 *_Nullable message);
@@ -360,11 +365,13 @@ caasa_status caasa_pkcs7_content(const caasa_pkcs7 *message, caasa_buffer *out);
 /// 1. `CAASA_ERR_UNSUPPORTED_ALGORITHM`: its digest algorithm is one OpenSSL's providers can
 ///    compute; its signature algorithm is RSA, DSA or ECDSA (alone or with a digest); an
 ///    Ed25519/Ed448 signature (which the PKCS#7 API cannot check) is refused here.
-/// 2. `CAASA_ERR_SIGNED_ATTRIBUTES`: when signed attributes are present, RFC 5652 §5.3/§11:
-///    exactly one contentType attribute with exactly one value, equal to the eContentType;
-///    exactly one messageDigest attribute with exactly one OCTET STRING value; at most one
-///    signingTime attribute with one value, a well-formed UTCTime or GeneralizedTime, UTCTime
-///    for the years 1950 to 2049.
+/// 2. `CAASA_ERR_SIGNED_ATTRIBUTES`: RFC 5652 §5.3/§11 (and RFC 2634/5035 for the ESS
+///    attributes), as `openssl cms -verify` applies them: contentType, messageDigest,
+///    signingTime, signingCertificate(V2) and receiptRequest only among the signed attributes,
+///    countersignature only among the unsigned ones; each of the first six at most once in its
+///    set and with exactly one value; with signed attributes, exactly one contentType (equal to
+///    the eContentType) and one messageDigest (an OCTET STRING); a signingTime a well-formed
+///    UTCTime or GeneralizedTime, UTCTime for the years 1950 to 2049.
 /// 3. `CAASA_ERR_WEAK_ALGORITHM`: the verification policy on its algorithms
 ///    (`caasa_policy_check_signer_info`), reported in `report` (which also gets warnings).
 /// After the signatures verify, a signer whose key OpenSSL cannot use (DSA without

@@ -17,11 +17,13 @@ enum PolicyFixtures {
 
     /// Trust in pki/root.pem only, at 2025-01-01.
     static func verifier(
-        allowWeak: Bool = false, purpose: CertificatePurpose = .sslServer, cache: ChainCache? = nil
+        allowWeak: Bool = false, purpose: CertificatePurpose = .sslServer, cache: ChainCache? = nil,
+        anchor: String = "root", minimumDaysValid: Int? = nil
     ) throws -> Verifier {
-        var options = VerificationOptions(purpose: purpose, time: Times.y2025)
+        var options = VerificationOptions(purpose: purpose, time: Times.y2025, minimumDaysValid: minimumDaysValid)
         options.allowWeakCrypto = allowWeak
-        let trust = try TrustStore(TrustConfiguration(useSystemRoots: false, anchorFiles: [path("pki/root.pem")]))
+        let trust = try TrustStore(
+            TrustConfiguration(useSystemRoots: false, anchorFiles: [path("pki/\(anchor).pem")]))
         return Verifier(trust: trust, options: options, chainCache: cache)
     }
 }
@@ -65,6 +67,37 @@ struct PolicyCase: Sendable, CustomTestStringConvertible {
         PolicyCase("attrs-bad-signing-time.p7m", "malformed", "signingTime attribute is not a valid UTCTime"),
         PolicyCase("attrs-signing-time-generalized-1999.p7m", "malformed", "which must be a UTCTime (RFC 5652 §11.3)"),
         PolicyCase(
+            "attrs-two-message-digest-attributes.p7m", "malformed",
+            "has 2 messageDigest attributes; RFC 5652 §11.2 allows only one"),
+        PolicyCase(
+            "attrs-two-signing-time-attributes.p7m", "malformed",
+            "has 2 signingTime attributes; RFC 5652 §11.3 allows only one"),
+        PolicyCase(
+            "attrs-two-signing-time-values.p7m", "malformed",
+            "signingTime attribute has 2 values; RFC 5652 §11.3 allows exactly one"),
+        PolicyCase(
+            "attrs-unsigned-signing-time.p7m", "malformed",
+            "carries signingTime as an unsigned attribute; RFC 5652 §11.3 allows it only as a signed attribute"),
+        PolicyCase(
+            "attrs-unsigned-signing-time-beside-signed.p7m", "malformed",
+            "carries signingTime as an unsigned attribute; RFC 5652 §11.3 allows it only as a signed attribute"),
+        PolicyCase(
+            "attrs-unsigned-content-type.p7m", "malformed",
+            "carries contentType as an unsigned attribute; RFC 5652 §11.1 allows it only as a signed attribute"),
+        PolicyCase(
+            "attrs-unsigned-message-digest.p7m", "malformed",
+            "carries messageDigest as an unsigned attribute; RFC 5652 §11.2 allows it only as a signed attribute"),
+        PolicyCase(
+            "attrs-signed-countersignature.p7m", "malformed",
+            "carries countersignature as a signed attribute; RFC 5652 §11.4 allows it only as an unsigned attribute"),
+        PolicyCase("attrs-unsigned-countersignature.p7m", "valid"),
+        PolicyCase(
+            "attrs-unsigned-signing-certificate.p7m", "malformed",
+            "carries signingCertificate as an unsigned attribute; RFC 2634 §5.4 allows it only as a signed attribute"),
+        PolicyCase(
+            "attrs-two-signing-certificate-attributes.p7m", "malformed",
+            "has 2 signingCertificate attributes; RFC 2634 §5.4 allows only one"),
+        PolicyCase(
             "md4-digest.p7m", "unsupported-algorithm",
             "digest algorithm md4 (1.2.840.113549.2.4), which OpenSSL cannot compute"),
         PolicyCase("unknown-digest-algorithm.p7m", "unsupported-algorithm", "digest algorithm 1.3.6.1.4.1.32473.1.2"),
@@ -74,6 +107,9 @@ struct PolicyCase: Sendable, CustomTestStringConvertible {
         PolicyCase(
             "dsa-inherited-parameters.p7m", "unsupported-algorithm",
             "key without parameters (inherited from its issuer)"),
+        PolicyCase("certs-extra-integer.p7m", "malformed"),
+        PolicyCase("certs-extra-empty-sequence.p7m", "malformed"),
+        PolicyCase("certs-extra-copy.p7m", "valid"),
         PolicyCase("authenticode.p7m", "malformed", "the signed content is Microsoft Authenticode"),
         PolicyCase("catalog.p7m", "malformed", "the signed content is a Microsoft catalog"),
         PolicyCase("digested-data.p7m", "malformed", "the signed content is DigestedData"),
@@ -107,6 +143,66 @@ struct PolicyFixtureTests {
         if fixture.code != "tampered" {
             #expect(!(result.verdict.reason ?? "").contains("tampered"), "only a mismatch is tampered")
         }
+    }
+
+    /// The files the boundary tests below read with their own anchor or options.
+    static let boundaryFiles = [
+        "md5-anchor.p7m", "sha1-anchor.p7m", "nonrepudiation-only.p7m", "short-intermediate.p7m",
+    ]
+
+    @Test("every fixture file has its case or boundary test, and every case its file")
+    func everyFileHasACase() throws {
+        let files = try FileManager.default.contentsOfDirectory(
+            atPath: PolicyFixtures.folder.appendingPathComponent("files").path
+        ).filter { $0 != "content.json" }
+        let covered = PolicyCase.all.map(\.file) + Self.boundaryFiles
+        #expect(Set(files) == Set(covered))
+        #expect(files.count == covered.count)
+    }
+
+    // MARK: boundaries a one-line bug in the chain policy would cross (issue #24)
+
+    @Test("an anchor self-signed with MD5 or SHA-1 above a SHA-256 leaf is valid, without a warning")
+    func weakAnchorSelfSignature() throws {
+        for weak in ["md5", "sha1"] {
+            let result = try PolicyFixtures.verifier(anchor: "\(weak)root").verify(
+                PolicyFixtures.data("\(weak)-anchor.p7m"))
+            result.expect("valid")
+            #expect(result.warnings.isEmpty, "\(weak): \(result.warnings)")
+        }
+    }
+
+    @Test(
+        "a signer whose keyUsage is only nonRepudiation is wrong-purpose whatever the purpose",
+        arguments: CertificatePurpose.allCases)
+    func nonRepudiationIsNoSigningBit(purpose: CertificatePurpose) throws {
+        let result = try PolicyFixtures.verifier(purpose: purpose).verify(
+            PolicyFixtures.data("nonrepudiation-only.p7m"))
+        result.expect("wrong-purpose")
+        // sslserver and smimesign fail earlier, on OpenSSL's purpose checks; `any` reaches ours.
+        if purpose == .any {
+            guard case .signerKeyUsage(let certificate, let usage) = result.verdict else {
+                Issue.record("verdict \(result.verdict)")
+                return
+            }
+            #expect(certificate.subject.contains("CN=nonrepudiation"))
+            #expect(usage == ["nonRepudiation"])
+        }
+    }
+
+    @Test("minimumDaysValid judges every certificate: an intermediate expiring before its leaf is the one named")
+    func minimumDaysValidNamesTheIntermediate() throws {
+        let data = try PolicyFixtures.data("short-intermediate.p7m")
+        // 2025-01-01 to the intermediate's notAfter, 2030-01-01, is 1,826 days; the leaf has 2099.
+        try PolicyFixtures.verifier(minimumDaysValid: 1826).verify(data).expect("valid")
+        let result = try PolicyFixtures.verifier(minimumDaysValid: 1827).verify(data)
+        result.expect("expiring-soon", reasonContains: "2030-01-01T00:00:00Z")
+        guard case .expiringSoon(_, let certificate) = result.verdict else {
+            Issue.record("verdict \(result.verdict)")
+            return
+        }
+        #expect(certificate.subject.contains("CN=short-intermediate"), "\(certificate.subject)")
+        try PolicyFixtures.verifier().verify(data).expect("valid")
     }
 
     @Test("the chain cache gives exactly the uncached verdict, reason and warnings", arguments: PolicyCase.all)

@@ -4,10 +4,10 @@
 Every signature is made by the openssl CLI; this script only lays out DER. Subcommands:
 
   signed-attrs OUT CONTENT CERT KEY VARIANT
-      SignedData (content embedded, one signer, the signer certificate) whose signed
-      attributes break one RFC 5652 rule, signed correctly over those attributes with SHA-256.
-      VARIANT: no-content-type | two-content-type-values | two-content-type-attributes |
-      content-type-mismatch | no-message-digest | bad-signing-time | signing-time-generalized-1999 | good
+      SignedData (content embedded, one signer, the signer certificate) whose signed or
+      unsigned attributes break one RFC 5652 rule, signed correctly with SHA-256 (over the
+      signed attributes, or over the content when there are none).
+      VARIANT: see the table in cmd_signed_attrs (good, no-content-type, unsigned-signing-time, ...)
   raw-signer OUT CONTENT CERT DIGEST_OID SIGNATURE_OID SIGNATURE_FILE
       SignedData without signed attributes whose SignerInfo names the given algorithms and
       carries the signature bytes of SIGNATURE_FILE (made by openssl beforehand).
@@ -17,6 +17,8 @@ Every signature is made by the openssl CLI; this script only lays out DER. Subco
       structure is refused before any signature is checked).
   content-info OUT OID [CONTENT_DER_HEX]
       A bare ContentInfo: the OID and, when given, [0] EXPLICIT the content.
+  append-to-certificates OUT IN EXTRA_HEX
+      IN (a DER SignedData) with the DER element EXTRA_HEX added to its certificates field.
   strip-dsa-params OUT CERT ISSUER_KEY
       CERT re-issued (same TBS, re-signed by ISSUER_KEY with SHA-256) with the DSA parameters
       removed from its subjectPublicKeyInfo: a key that inherits its parameters (RFC 3279).
@@ -145,6 +147,8 @@ RSA = "1.2.840.113549.1.1.1"
 CONTENT_TYPE = "1.2.840.113549.1.9.3"
 MESSAGE_DIGEST = "1.2.840.113549.1.9.4"
 SIGNING_TIME = "1.2.840.113549.1.9.5"
+COUNTERSIGNATURE = "1.2.840.113549.1.9.6"
+SIGNING_CERTIFICATE = "1.2.840.113549.1.9.16.2.12"
 
 
 def signed_data(econtent_type, econtent, cert, signer_info, digest_oid=SHA256):
@@ -170,33 +174,56 @@ def cmd_signed_attrs(out, content_path, cert_path, key, variant):
     content_type = attribute(CONTENT_TYPE, oid(DATA))
     message_digest = attribute(MESSAGE_DIGEST, digest)
     signing_time = attribute(SIGNING_TIME, tlv(0x17, b"250101000000Z"))
-    attrs = {
-        "good": [content_type, message_digest, signing_time],
-        "no-content-type": [message_digest, signing_time],
-        "two-content-type-values": [attribute(CONTENT_TYPE, oid(DATA), oid("1.2.840.113549.1.7.5")),
-                                    message_digest, signing_time],
-        "two-content-type-attributes": [content_type, attribute(CONTENT_TYPE, oid("1.2.840.113549.1.7.5")),
-                                        message_digest, signing_time],
-        "content-type-mismatch": [attribute(CONTENT_TYPE, oid("1.2.840.113549.1.7.5")), message_digest,
-                                  signing_time],
-        "no-message-digest": [content_type, signing_time],
+    good = [content_type, message_digest, signing_time]
+    # Any SEQUENCE stands for a countersignature's or an ESS attribute's value: the rules of
+    # RFC 5652 section 11 are about where an attribute stands and how many there are.
+    opaque = seq(integer(1))
+    # (signed attributes, or None for none: the AASA recipe; unsigned attributes)
+    signed, unsigned = {
+        "good": (good, []),
+        "no-content-type": ([message_digest, signing_time], []),
+        "two-content-type-values": ([attribute(CONTENT_TYPE, oid(DATA), oid("1.2.840.113549.1.7.5")),
+                                     message_digest, signing_time], []),
+        "two-content-type-attributes": ([content_type, attribute(CONTENT_TYPE, oid("1.2.840.113549.1.7.5")),
+                                         message_digest, signing_time], []),
+        "content-type-mismatch": ([attribute(CONTENT_TYPE, oid("1.2.840.113549.1.7.5")), message_digest,
+                                   signing_time], []),
+        "no-message-digest": ([content_type, signing_time], []),
         # Not a time at all: "2025-13-45" is no UTCTime (YYMMDDHHMMSSZ).
-        "bad-signing-time": [content_type, message_digest, attribute(SIGNING_TIME, tlv(0x17, b"2025-13-45"))],
+        "bad-signing-time": ([content_type, message_digest, attribute(SIGNING_TIME, tlv(0x17, b"2025-13-45"))], []),
         # RFC 5652 section 11.3: dates from 1950 to 2049 MUST be UTCTime.
-        "signing-time-generalized-1999": [content_type, message_digest,
-                                          attribute(SIGNING_TIME, tlv(0x18, b"19991231235959Z"))],
+        "signing-time-generalized-1999": ([content_type, message_digest,
+                                           attribute(SIGNING_TIME, tlv(0x18, b"19991231235959Z"))], []),
+        # RFC 5652 section 11: placement (signed only, unsigned only) and multiplicity.
+        "two-message-digest-attributes": ([content_type, message_digest,
+                                           attribute(MESSAGE_DIGEST, octets(bytes(32))), signing_time], []),
+        "two-signing-time-attributes": ([content_type, message_digest, signing_time,
+                                         attribute(SIGNING_TIME, tlv(0x17, b"250102000000Z"))], []),
+        "two-signing-time-values": ([content_type, message_digest,
+                                     attribute(SIGNING_TIME, tlv(0x17, b"250101000000Z"),
+                                               tlv(0x17, b"250102000000Z"))], []),
+        "unsigned-signing-time": (None, [signing_time]),
+        "unsigned-signing-time-beside-signed": ([content_type, message_digest], [signing_time]),
+        "unsigned-content-type": (good, [content_type]),
+        "unsigned-message-digest": (good, [message_digest]),
+        "signed-countersignature": (good + [attribute(COUNTERSIGNATURE, opaque)], []),
+        "unsigned-countersignature": (None, [attribute(COUNTERSIGNATURE, opaque)]),
+        "unsigned-signing-certificate": (None, [attribute(SIGNING_CERTIFICATE, opaque)]),
+        "two-signing-certificate-attributes": (good + [attribute(SIGNING_CERTIFICATE, opaque),
+                                                       attribute(SIGNING_CERTIFICATE, seq(integer(2)))], []),
     }[variant]
-    attr_set = set_of(*attrs)  # DER: a SET OF is sorted; this is what the signature covers
-    signature = sign(attr_set, key)
-    signer_info = seq(
-        integer(1),
-        issuer_and_serial(cert),
-        algorithm(SHA256),
-        tlv(0xA0, attr_set[read(attr_set)[1]:]),  # [0] IMPLICIT: the same SET with another tag
-        algorithm(RSA),
-        octets(signature),
-    )
-    open(out, "wb").write(signed_data(DATA, octets(content), cert, signer_info))
+    fields = [integer(1), issuer_and_serial(cert), algorithm(SHA256)]
+    if signed is None:
+        signature = sign(content, key)  # no signed attributes: the signature covers the content
+    else:
+        attr_set = set_of(*signed)  # DER: a SET OF is sorted; this is what the signature covers
+        signature = sign(attr_set, key)
+        fields.append(tlv(0xA0, attr_set[read(attr_set)[1]:]))  # [0] IMPLICIT: the same SET, another tag
+    fields += [algorithm(RSA), octets(signature)]
+    if unsigned:
+        unsigned_set = set_of(*unsigned)
+        fields.append(tlv(0xA1, unsigned_set[read(unsigned_set)[1]:]))  # [1] IMPLICIT, not signed
+    open(out, "wb").write(signed_data(DATA, octets(content), cert, seq(*fields)))
 
 
 def cmd_raw_signer(out, content_path, cert_path, digest_oid, signature_oid, signature_file):
@@ -243,8 +270,20 @@ def cmd_strip_dsa_params(out, cert_path, issuer_key):
     open(out, "wb").write(seq(new_tbs, sha256_rsa, tlv(0x03, b"\x00" + signature)))
 
 
+def cmd_append_to_certificates(out, in_path, extra_hex):
+    """IN's SignedData with the DER EXTRA_HEX added to its certificates field, after the first."""
+    der = open(in_path, "rb").read()
+    content_type, explicit0 = children(der)
+    signed = children(explicit0)[0]
+    fields = children(signed)
+    index = next(i for i, field in enumerate(fields) if field[0] == 0xA0)
+    fields[index] = tlv(0xA0, b"".join(children(fields[index])) + bytes.fromhex(extra_hex))
+    open(out, "wb").write(seq(content_type, explicit(0, seq(*fields))))
+
+
 def main(argv):
     commands = {
+        "append-to-certificates": cmd_append_to_certificates,
         "signed-attrs": cmd_signed_attrs,
         "raw-signer": cmd_raw_signer,
         "econtent": cmd_econtent,

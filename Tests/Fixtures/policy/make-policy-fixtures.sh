@@ -72,6 +72,18 @@ extendedKeyUsage       = serverAuth
 subjectKeyIdentifier   = hash
 authorityKeyIdentifier = keyid:always
 subjectAltName         = DNS:example.com
+[ nonrepudiation ]
+basicConstraints       = critical, CA:FALSE
+keyUsage               = critical, nonRepudiation
+extendedKeyUsage       = serverAuth
+subjectKeyIdentifier   = hash
+authorityKeyIdentifier = keyid:always
+subjectAltName         = DNS:example.com
+[ intermediate ]
+basicConstraints       = critical, CA:TRUE, pathlen:0
+keyUsage               = critical, keyCertSign, cRLSign
+subjectKeyIdentifier   = hash
+authorityKeyIdentifier = keyid:always
 [ keyenc ]
 basicConstraints       = critical, CA:FALSE
 keyUsage               = critical, keyEncipherment
@@ -82,16 +94,29 @@ subjectAltName         = DNS:example.com
 CNF
 export CADIR="$WORK"
 
-# issue NAME PROFILE DIGEST SERIAL: pki/NAME.pem for pki/NAME.key, issued by the root.
+# issue NAME PROFILE DIGEST SERIAL [ISSUER [NOT_AFTER]]: pki/NAME.pem for pki/NAME.key, issued by
+# pki/ISSUER (the root unless said), valid from 2020 to NOT_AFTER (2099-12-31 unless said).
 issue() {
-    local name=$1 profile=$2 digest=$3 serial=$4
+    local name=$1 profile=$2 digest=$3 serial=$4 issuer=${5:-root} not_after=${6:-20991231235959Z}
     : > "$WORK/index.txt"
     echo "$serial" > "$WORK/serial"
     openssl req -new -config "$CONF" -key "pki/$name.key" -subj "/O=aasa policy fixtures/CN=$name" \
         -out "$WORK/$name.csr"
     openssl ca -batch -config "$CONF" -extfile "$CONF" -extensions "$profile" -md "$digest" \
-        -startdate 20200101000000Z -enddate 20991231235959Z -notext \
-        -cert pki/root.pem -keyfile pki/root.key -in "$WORK/$name.csr" -out "pki/$name.pem" 2>/dev/null
+        -startdate 20200101000000Z -enddate "$not_after" -notext \
+        -cert "pki/$issuer.pem" -keyfile "pki/$issuer.key" -in "$WORK/$name.csr" -out "pki/$name.pem" 2>/dev/null
+}
+# self_signed NAME DIGEST: pki/NAME.pem, a root self-signed with DIGEST, valid 2010 to 2099.
+self_signed() {
+    local name=$1 digest=$2
+    openssl genpkey -quiet -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "pki/$name.key"
+    : > "$WORK/index.txt"
+    echo 01 > "$WORK/serial"
+    openssl req -new -config "$CONF" -key "pki/$name.key" -subj "/O=aasa policy fixtures/CN=$name" \
+        -out "$WORK/$name.csr"
+    openssl ca -batch -selfsign -config "$CONF" -extfile "$CONF" -extensions root -md "$digest" \
+        -startdate 20100101000000Z -enddate 20991231235959Z -notext \
+        -keyfile "pki/$name.key" -in "$WORK/$name.csr" -out "pki/$name.pem" 2>/dev/null
 }
 rsa_key() { openssl genpkey -quiet -algorithm RSA -pkeyopt "rsa_keygen_bits:$2" -out "pki/$1.key"; }
 
@@ -165,9 +190,28 @@ cat files/multipart.smime files/valid.smime > files/multipart-trailing.smime
 openssl smime -sign -in files/content.json -inkey pki/rsa512.key -signer pki/rsa512.pem -md sha256 \
     -noattr -out files/multipart-rsa512.smime
 
+# ---- boundaries a one-line bug in the chain policy would cross (GitHub issue #24) ----------
+# Anchors self-signed with MD5 and with SHA-1 above a SHA-256 leaf: an anchor's own signature is
+# never relied on, so both are valid without a warning (trust md5root.pem or sha1root.pem).
+for weak in md5 sha1; do
+    self_signed "${weak}root" "$weak"
+    rsa_key "under-${weak}root" 2048 && issue "under-${weak}root" server sha256 30 "${weak}root"
+    sign "${weak}-anchor.p7m" "under-${weak}root" sha256
+done
+# keyUsage nonRepudiation only: no digitalSignature bit, so wrong-purpose with any --purpose.
+rsa_key nonrepudiation 2048 && issue nonrepudiation nonrepudiation sha256 31
+sign nonrepudiation-only.p7m nonrepudiation sha256
+# An intermediate that expires (2030-01-01) long before its leaf (2099): --min-days-valid names it.
+rsa_key short-intermediate 2048 && issue short-intermediate intermediate sha256 32 root 20300101000000Z
+rsa_key under-short-intermediate 2048 && issue under-short-intermediate server sha256 33 short-intermediate
+sign short-intermediate.p7m under-short-intermediate sha256 -certfile pki/short-intermediate.pem
+
 # ---- hand-made with craft.py (openssl makes the signatures) ------------------------------
 for variant in good no-content-type two-content-type-values two-content-type-attributes \
-    content-type-mismatch no-message-digest bad-signing-time signing-time-generalized-1999; do
+    content-type-mismatch no-message-digest bad-signing-time signing-time-generalized-1999 \
+    two-message-digest-attributes two-signing-time-attributes two-signing-time-values unsigned-signing-time \
+    unsigned-signing-time-beside-signed unsigned-content-type unsigned-message-digest signed-countersignature \
+    unsigned-countersignature unsigned-signing-certificate two-signing-certificate-attributes; do
     "${CRAFT[@]}" signed-attrs "files/attrs-$variant.p7m" files/content.json pki/rsa2048.pem pki/rsa2048.key \
         "$variant"
 done
@@ -203,6 +247,13 @@ openssl dgst -sha256 -sign pki/dsa.key -out "$WORK/dsa.sig" files/content.json
 # DigestedData (1.2.840.113549.1.7.5): version, SHA-256, data, a digest.
 "${CRAFT[@]}" econtent files/digested-data.p7m pki/rsa2048.pem 1.2.840.113549.1.7.5 \
     "3041020100300d06096086480165030402010500300b06092a864886f70d010701$(printf '0420%064d' 0)"
+
+# The certificates field with an element after the signer's certificate: an INTEGER, an empty
+# SEQUENCE (neither is a certificate: malformed alone and in a batch), the certificate again.
+"${CRAFT[@]}" append-to-certificates files/certs-extra-integer.p7m files/valid.p7m 020105
+"${CRAFT[@]}" append-to-certificates files/certs-extra-empty-sequence.p7m files/valid.p7m 3000
+"${CRAFT[@]}" append-to-certificates files/certs-extra-copy.p7m files/valid.p7m \
+    "$(openssl x509 -in pki/rsa2048.pem -outform DER | od -An -v -tx1 | tr -d ' \n')"
 
 # A SignedData ContentInfo whose [0] content field is missing.
 "${CRAFT[@]}" content-info files/signed-data-without-content.der 1.2.840.113549.1.7.2
