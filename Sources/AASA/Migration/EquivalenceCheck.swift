@@ -20,26 +20,32 @@ public struct EquivalenceCheck: Sendable {
         self.init(old: URLMatcher(document: old), new: URLMatcher(document: new))
     }
 
+    /// For each of ``appIDs``, its index in `old.appIDs` and in `new.appIDs` (nil: not named).
+    private let oldIndices: [Int?]
+    private let newIndices: [Int?]
+
     public init(old: URLMatcher, new: URLMatcher) {
         self.old = old
         self.new = new
         var seen = Set(old.appIDs)
         appIDs = old.appIDs + new.appIDs.filter { seen.insert($0).inserted }
+        let oldPositions = Dictionary(old.appIDs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let newPositions = Dictionary(new.appIDs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        oldIndices = appIDs.map { oldPositions[$0] }
+        newIndices = appIDs.map { newPositions[$0] }
     }
 
     /// The apps whose verdict for `url` differs, or nil when every app agrees (also when the
     /// URL cannot be parsed: both documents see the same error).
     public func compare(_ url: String) -> VerdictChange? {
-        let before = old.evaluate(url)
-        let after = new.evaluate(url)
-        if before.error != nil || after.error != nil { return nil }
-        var oldVerdicts: [String: AppVerdict.Verdict] = [:]
-        for app in before.apps { oldVerdicts[app.appID] = app.verdict }
-        var newVerdicts: [String: AppVerdict.Verdict] = [:]
-        for app in after.apps { newVerdicts[app.appID] = app.verdict }
+        // Verdicts by position, without a result or a dictionary per URL: a proof compares
+        // thousands of URLs for every app of both documents.
+        var before: [AppVerdict.Verdict] = [], after: [AppVerdict.Verdict] = []
+        if old.verdicts(for: url, into: &before) != nil || new.verdicts(for: url, into: &after) != nil { return nil }
         var changes: [VerdictChange.AppChange] = []
-        for app in appIDs where oldVerdicts[app] != newVerdicts[app] {
-            changes.append(VerdictChange.AppChange(appID: app, before: oldVerdicts[app], after: newVerdicts[app]))
+        for (index, app) in appIDs.enumerated() {
+            let was = oldIndices[index].map { before[$0] }, now = newIndices[index].map { after[$0] }
+            if was != now { changes.append(VerdictChange.AppChange(appID: app, before: was, after: now)) }
         }
         return changes.isEmpty ? nil : VerdictChange(url: url, apps: changes)
     }

@@ -145,9 +145,12 @@ public struct SemanticDiff: Sendable, Codable {
 
         // Rules, per app named in both.
         let newApps = Set(newMatcher.appIDs)
+        let oldEntries = decidingEntries(old), newEntries = decidingEntries(new)
         var apps: [AppChanges] = []
         for app in oldMatcher.appIDs where newApps.contains(app) {
-            guard let before = decidingRules(app, old), let after = decidingRules(app, new) else { continue }
+            guard let before = decidingRules(app, old, entries: oldEntries),
+                let after = decidingRules(app, new, entries: newEntries)
+            else { continue }
             var changes = compareRules(before.rules, after.rules)
             changes.appID = app
             changes.entryBefore = before.entry.description
@@ -161,11 +164,13 @@ public struct SemanticDiff: Sendable, Codable {
 
         // Substitution variables.
         let oldVariables = variableValues(old), newVariables = variableValues(new)
+        let oldValues = Dictionary(oldVariables, uniquingKeysWith: { $1 })
+        let newValues = Dictionary(newVariables, uniquingKeysWith: { $1 })
         let used = usedVariables(old).union(usedVariables(new))
         var variables: [VariableChange] = []
         for name in unique(oldVariables.map(\.name) + newVariables.map(\.name)) {
-            let before = oldVariables.first { $0.name == name }?.values
-            let after = newVariables.first { $0.name == name }?.values
+            let before = oldValues[name]
+            let after = newValues[name]
             if before.map(Set.init) != after.map(Set.init) {
                 variables.append(VariableChange(name: name, before: before, after: after, used: used.contains(name)))
             }
@@ -195,11 +200,22 @@ public struct SemanticDiff: Sendable, Codable {
 
     // MARK: Rules
 
-    /// The rules of the first entry naming `app`, as the matcher reads them.
-    static func decidingRules(_ app: String, _ document: AASADocument) -> (entry: JSONPath, rules: [RuleSummary])? {
-        guard let links = document.appLinks,
-            let detail = links.details.first(where: { $0.effectiveAppIDs.contains { $0.value == app } })
-        else { return nil }
+    /// For each app, the index of the first entry naming it: the one that decides for it.
+    static func decidingEntries(_ document: AASADocument) -> [String: Int] {
+        var entries: [String: Int] = [:]
+        for (index, detail) in (document.appLinks?.details ?? []).enumerated() {
+            for app in detail.effectiveAppIDs where entries[app.value] == nil { entries[app.value] = index }
+        }
+        return entries
+    }
+
+    /// The rules of the first entry naming `app` (`entries`: ``decidingEntries(_:)`` of
+    /// `document`), as the matcher reads them.
+    static func decidingRules(_ app: String, _ document: AASADocument, entries: [String: Int]) -> (
+        entry: JSONPath, rules: [RuleSummary]
+    )? {
+        guard let links = document.appLinks, let index = entries[app] else { return nil }
+        let detail = links.details[index]
         let defaults = detail.defaults.inheriting(from: links.defaults)
         if let components = detail.components {
             return (detail.path, components.map { RuleSummary(component: $0, defaults: defaults) })
@@ -274,13 +290,13 @@ public struct SemanticDiff: Sendable, Codable {
     // MARK: Variables
 
     static func variableValues(_ document: AASADocument) -> [(name: String, values: [String])] {
-        // A repeated name (duplicate JSON keys): the last one counts.
-        var result: [(name: String, values: [String])] = []
-        for variable in document.appLinks?.substitutionVariables ?? [] {
-            result.removeAll { $0.name == variable.name }
-            result.append((variable.name, variable.values.map(\.value)))
+        // A repeated name (duplicate JSON keys): the last one counts, in the place of the last.
+        let variables = document.appLinks?.substitutionVariables ?? []
+        var last: [String: Int] = [:]
+        for (index, variable) in variables.enumerated() { last[variable.name] = index }
+        return variables.enumerated().compactMap { index, variable in
+            last[variable.name] == index ? (variable.name, variable.values.map(\.value)) : nil
         }
-        return result
     }
 
     static func usedVariables(_ document: AASADocument) -> Set<String> {
