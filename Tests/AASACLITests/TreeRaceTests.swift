@@ -141,6 +141,7 @@ struct TreeRaceTests {
                     printf '%s' "$1" > site/d/secret.txt 2>/dev/null
                     mv -T site/d site/d.real 2>/dev/null || continue
                     ln -s "$2" site/d
+                    sleep 0.01
                     rm -f site/d
                     mv -T site/d.real site/d
                 done
