@@ -8,6 +8,6 @@
 # WANSimulationTests run as root).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/ensure-deps.sh nginx python3-jsonschema libxml2-utils time tinyproxy dnsmasq-base iproute2
+scripts/ensure-deps.sh nginx python3-jsonschema libxml2-utils time tinyproxy dnsmasq-base iproute2 strace
 swift build --build-tests
 scripts/swift-test.sh --skip-build "$@"

@@ -70,6 +70,32 @@ struct AtomicWriteTests {
         }
     }
 
+    /// Only the owner, or only the group, differs from the runner's: the writer must keep the
+    /// one that differs (a writer that called `fchown` only when both differed kept neither).
+    /// Both a file named on the command line and one found by a walk (written relative to its
+    /// directory's descriptor).
+    @Test(
+        "--in-place keeps the owner when only the owner differs, and the group when only the group does",
+        arguments: [(uid: uid_t(65_534), gid: gid_t(0)), (uid: uid_t(0), gid: gid_t(65_534))], [false, true])
+    func keepsOwnerOrGroup(_ owner: (uid: uid_t, gid: gid_t), walked: Bool) throws {
+        try requireRoot("only root can give a file to another user or group (CI runs as root)")
+        try withTemporaryDirectory { dir in
+            try FileManager.default.createDirectory(at: dir.child("site"), withIntermediateDirectories: true)
+            let input = dir.child("site/aasa.json")
+            try Self.compact.write(to: input)
+            #expect(chown(input.path, owner.uid, owner.gid) == 0)
+            #expect(chmod(input.path, 0o640) == 0)
+            let result = CLI.run(["convert", walked ? dir.child("site").path : input.path, "--in-place"])
+            #expect(result.status == 0, "\(result)")
+            #expect(try contents(input) != Self.compact, "converted")
+            let info = try #require(fileStatus(input))
+            #expect(
+                info.st_uid == owner.uid && info.st_gid == owner.gid,
+                "owner \(info.st_uid):\(info.st_gid), expected \(owner.uid):\(owner.gid)")
+            #expect(info.st_mode & 0o7777 == 0o640)
+        }
+    }
+
     @Test("--in-place on a symbolic link converts its target and leaves the link a link")
     func symbolicLink() throws {
         try withTemporaryDirectory { dir in

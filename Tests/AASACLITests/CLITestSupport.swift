@@ -199,3 +199,30 @@ extension Data {
         return (range.lowerBound - startIndex)..<(range.upperBound - startIndex)
     }
 }
+
+// MARK: - Hostile trees
+
+extension CLI {
+    /// Runs a bash `script` in `directory`, with the `aasa` under test as `$AASA` and
+    /// `arguments` as `$1`, `$2`, …: how a test drives `aasa` alongside what another user does
+    /// to the tree meanwhile. Time-limited, so that a hang fails the test instead of the suite.
+    static func script(_ script: String, _ arguments: [String] = [], in directory: URL, timeout: TimeInterval = 60)
+        -> Result
+    {
+        ProcessRunner.run(
+            URL(fileURLWithPath: "/bin/bash"), ["-c", script, "bash"] + arguments,
+            environment: ["AASA": executable.path], in: directory, timeout: timeout)
+    }
+}
+
+/// Skips the running test, with `reason`, unless it runs as root (CI does): the test is
+/// reported as skipped (cancelled), never as passed.
+func requireRoot(_ reason: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    if geteuid() != 0 { try Test.cancel("skipped: needs root: \(reason)", sourceLocation: sourceLocation) }
+}
+
+/// What `stat` says of `url`, without following a link; nil when it does not exist.
+func fileStatus(_ url: URL) -> stat? {
+    var info = stat()
+    return lstat(url.path, &info) == 0 ? info : nil
+}

@@ -10,6 +10,34 @@ struct BatchInput: Sendable {
     var relative: String
     /// Named on the command line (as opposed to found in a directory).
     var explicit: Bool
+    /// The directory named by the user that a walk found this file in (``relative`` is under
+    /// it); nil for a file named itself.
+    var root: String? = nil
+
+    /// The directory that holds this file, opened, and the file's name there. A found file's
+    /// directories are opened from ``root`` down without following a symbolic link
+    /// (``DirectoryHandle``): one that has become a link since the walk is refused.
+    func location() throws -> (directory: DirectoryHandle, name: String) {
+        do {
+            if let root { return try DirectoryHandle(opening: root).descend(to: relative) }
+            let directory = (path as NSString).deletingLastPathComponent
+            return (try DirectoryHandle(opening: directory), Self.ownName(path))
+        } catch let change as TreeChange {
+            throw change.failure(for: path, "not read")
+        } catch let failure as DirectoryHandle.CannotOpen {
+            throw CLIFailure(path, "cannot read input: \(failure.description)")
+        }
+    }
+
+    /// Reads the file, refusing more than `limit` bytes: a file named by the user as it is
+    /// named (``InputFile/read(_:what:limit:limitFlag:)``), a found one relative to its
+    /// directory's descriptor, never through a symbolic link and never blocking on what is
+    /// not a regular file (``InputFile/read(_:in:path:limit:limitFlag:)``).
+    func read(limit: Int, limitFlag: String?) throws -> Data {
+        guard root != nil else { return try InputFile.read(path, limit: limit, limitFlag: limitFlag) }
+        let (directory, name) = try location()
+        return try InputFile.read(name, in: directory, path: path, limit: limit, limitFlag: limitFlag).data
+    }
 
     /// The last component of `path`, as `NSString.lastPathComponent` gives it. A path that does
     /// not end in "/" (every file name, in practice) is cut at its last "/" without NSString's
@@ -44,19 +72,6 @@ struct BatchInput: Sendable {
             seen[key] = item.path
             try OutputFile.ensureDistinct(output: output, from: identities)
             return output
-        }
-    }
-
-    /// Creates the directory that will hold `path`, as a batch writes into `--out-dir`.
-    static func createParent(of path: String) throws {
-        let directory = (path as NSString).deletingLastPathComponent
-        guard !directory.isEmpty else { return }
-        var info = stat()
-        if stat(directory, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR { return }  // the usual case: one call
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw CLIFailure(path, "cannot write output: cannot create the directory \(directory)")
         }
     }
 
@@ -104,23 +119,38 @@ struct BatchInput: Sendable {
                 let childPath = path + "/" + name
                 let childRelative = relative.isEmpty ? name : relative + "/" + name
                 var type = Int32(entry.pointee.d_type)
-                if type == Int32(DT_UNKNOWN) {
-                    var info = stat()
-                    guard lstat(childPath, &info) == 0 else {
+                var info = stat()
+                if type == Int32(DT_UNKNOWN)
+                    || (type != Int32(DT_DIR) && type != Int32(DT_REG) && type != Int32(DT_LNK))
+                {
+                    guard fstatat(dirfd(handle), name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
                         unreadable.append(CLIFailure(childPath, "cannot read: \(String(cString: strerror(errno)))"))
                         continue
                     }
                     switch info.st_mode & S_IFMT {
                     case S_IFDIR: type = Int32(DT_DIR)
                     case S_IFREG: type = Int32(DT_REG)
-                    default: continue
+                    case S_IFLNK: continue
+                    default:
+                        // A FIFO, socket or device: never opened (a FIFO would block the batch),
+                        // but said, as every entry a walk does not take is.
+                        unreadable.append(
+                            CLIFailure(
+                                childPath,
+                                "cannot read: it is \(FileType.describe(info.st_mode)), not a regular file"))
+                        continue
                     }
                 }
                 if type == Int32(DT_DIR) {
                     guard recursive, ![".git", ".hg", ".svn"].contains(name) else { continue }
-                    guard let child = opendir(childPath) else {
+                    // Opened relative to its parent without following a link: a directory
+                    // replaced by a link since readdir saw it is not walked through.
+                    let fd = openat(dirfd(handle), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                    guard fd >= 0, let child = fdopendir(fd) else {
+                        let error = errno
+                        if fd >= 0 { close(fd) }
                         unreadable.append(
-                            CLIFailure(childPath, "cannot read the directory: \(String(cString: strerror(errno)))"))
+                            CLIFailure(childPath, "cannot read the directory: \(String(cString: strerror(error)))"))
                         continue
                     }
                     walk(child, path: childPath, relative: childRelative)

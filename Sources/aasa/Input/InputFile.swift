@@ -29,13 +29,62 @@ enum InputFile {
         if (info.st_mode & S_IFMT) == S_IFREG && Int(info.st_size) > limit {
             throw CLIFailure(path, "\(what) is \(info.st_size) bytes, \(tooLarge)")
         }
-        // POSIX calls, not FileHandle: a batch reads thousands of small files.
+        // POSIX calls, not FileHandle: a batch reads thousands of small files. A file named
+        // by the user is opened as named: a FIFO blocks until a writer comes (`<(…)`).
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             throw CLIFailure(path, "cannot read \(what): \(String(cString: strerror(errno)))")
         }
         defer { close(fd) }
         let expected = (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : 64 * 1024
+        return try readAll(fd, path: path, what: what, expected: expected, limit: limit, tooLarge: tooLarge)
+    }
+
+    /// Reads `name` in `directory`, a file that a directory walk found (`path` names it in
+    /// messages), and what `fstat` says of it.
+    ///
+    /// It is opened with `O_NOFOLLOW | O_NONBLOCK` relative to the directory's descriptor: a
+    /// name that another user has turned into a symbolic link since the walk is refused, not
+    /// followed, and a FIFO put in the file's place cannot block the batch (issue #24). What
+    /// is not a regular file once opened is refused with one line; `O_NONBLOCK` is cleared
+    /// before the file is read.
+    static func read(
+        _ name: String, in directory: DirectoryHandle, path: String, limit: Int = defaultLimit,
+        limitFlag: String? = nil
+    ) throws -> (data: Data, info: stat) {
+        let what = "input"
+        let fd = openat(directory.descriptor, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            let error = errno
+            if error == ELOOP, let now = directory.entry(name), (now.st_mode & S_IFMT) == S_IFLNK {
+                throw TreeChange(path: path, change: TreeChange.symbolicLink).failure(for: path, "not read")
+            }
+            throw CLIFailure(path, "cannot read \(what): \(String(cString: strerror(error)))")
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            throw CLIFailure(path, "cannot read \(what): \(String(cString: strerror(errno)))")
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw CLIFailure(path, "cannot read \(what): it is \(FileType.describe(info.st_mode)), not a regular file")
+        }
+        let flags = fcntl(fd, F_GETFL)
+        guard flags >= 0, fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 else {
+            throw CLIFailure(path, "cannot read \(what): \(String(cString: strerror(errno)))")
+        }
+        let tooLarge = "larger than the \(describe(limit)) limit" + (limitFlag.map { " (\($0))" } ?? "")
+        if Int(info.st_size) > limit { throw CLIFailure(path, "\(what) is \(info.st_size) bytes, \(tooLarge)") }
+        let data = try readAll(
+            fd, path: path, what: what, expected: Int(info.st_size), limit: limit, tooLarge: tooLarge)
+        return (data, info)
+    }
+
+    /// Reads `fd` to its end, refusing more than `limit` bytes; `expected` is the size to
+    /// start with.
+    private static func readAll(_ fd: Int32, path: String, what: String, expected: Int, limit: Int, tooLarge: String)
+        throws -> Data
+    {
         var data = Data(count: min(limit, expected) + 1)
         var filled = 0
         while true {

@@ -136,7 +136,8 @@ struct BatchOptions: ParsableArguments {
             for relative in found {
                 expanded.items.append(
                     BatchInput(
-                        path: (input as NSString).appendingPathComponent(relative), relative: relative, explicit: false)
+                        path: (input as NSString).appendingPathComponent(relative), relative: relative, explicit: false,
+                        root: input)
                 )
             }
         } catch let failure as CLIFailure {

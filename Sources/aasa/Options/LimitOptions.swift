@@ -80,6 +80,17 @@ struct LimitOptions: ParsableArguments {
         func read(_ path: String) throws -> Data {
             try InputFile.read(path, limit: inputSize, limitFlag: "--max-input-size")
         }
+
+        /// Reads a batch's file (``BatchInput/read(limit:limitFlag:)``), with the same limit.
+        func read(_ item: BatchInput) throws -> Data {
+            try item.read(limit: inputSize, limitFlag: "--max-input-size")
+        }
+
+        /// Reads `name` in `directory`, a file a walk found (``InputFile/read(_:in:path:limit:limitFlag:)``),
+        /// with the same limit.
+        func read(_ name: String, in directory: DirectoryHandle, path: String) throws -> (data: Data, info: stat) {
+            try InputFile.read(name, in: directory, path: path, limit: inputSize, limitFlag: "--max-input-size")
+        }
     }
 
     /// "4096", "256K", "16M" or "1G" (binary multiples, either case) in bytes; nil for anything else.

@@ -8,14 +8,23 @@ enum WriterTemporary {
     /// a target of NAME_MAX (255) bytes still has a temporary name that fits.
     static let maximumNamePrefix = 200
 
-    /// The `mkstemp` template in `directory` for the target `name`.
-    static func template(in directory: String, for name: String) -> String {
+    /// The characters of the six that end a temporary's name (those of `mkstemp`).
+    private static let suffixCharacters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+
+    /// A fresh temporary name for the target `name`: `.NAME.aasa-tmp-` and six random letters
+    /// or digits, as `mkstemp` would make it. The caller creates it with `O_CREAT | O_EXCL`
+    /// relative to the directory's descriptor (there is no `mkstemp` relative to one) and
+    /// tries another name if it exists.
+    static func name(for name: String) -> String {
         var prefix = ""
         for character in name {
             guard prefix.utf8.count + character.utf8.count <= maximumNamePrefix else { break }
             prefix.append(character)
         }
-        return "\(directory)/.\(prefix)\(marker)XXXXXX"
+        var random = SystemRandomNumberGenerator()
+        let suffix = String(
+            (0..<6).map { _ in suffixCharacters[Int.random(in: 0..<suffixCharacters.count, using: &random)] })
+        return ".\(prefix)\(marker)\(suffix)"
     }
 
     /// Whether `name` is such a temporary: a dot, the marker, and mkstemp's six characters.

@@ -105,6 +105,9 @@ extension AASACommand {
             var output: String
             /// Named on the command line (as opposed to found in a directory).
             var explicit: Bool
+            /// The file as the batch found it: its directories are opened without following
+            /// links, and `--out-dir` keeps its relative name.
+            var item: BatchInput
         }
 
         /// How one file ended.
@@ -128,7 +131,7 @@ extension AASACommand {
                 jobs.append(
                     Job(
                         input: item.path, output: destination(for: item.path, relative: item.relative),
-                        explicit: item.explicit))
+                        explicit: item.explicit, item: item))
             }
             // 2. Refuse, before doing anything, to overwrite an input or write two files to one place.
             try reportingFailures(path: batch.firstInput(inputs)) {
@@ -166,7 +169,7 @@ extension AASACommand {
             let settings = Settings(
                 noVerify: noVerify, preserveFormat: preserveFormat, compact: compact, inPlace: inPlace,
                 announce: inPlace || outDirectory != nil, durable: jobs.count == 1 || inPlace,
-                noClobber: clobber.noClobber, limits: limits.values)
+                noClobber: clobber.noClobber, outDirectory: outDirectory, limits: limits.values)
             frontend.run(
                 jobs, threads: batch.workerCount, output: { $0 },
                 work: { job in
@@ -219,6 +222,8 @@ extension AASACommand {
             var durable: Bool
             /// Never replace an existing output (`--no-clobber`).
             var noClobber: Bool
+            /// Where the outputs go, under their relative names (`--out-dir`).
+            var outDirectory: String?
             var limits: LimitOptions.Values
         }
 
@@ -237,7 +242,19 @@ extension AASACommand {
                 output.emit(job.input, severity, message)
             }
             let limits = settings.limits
-            let data = try limits.read(job.input)
+            // A file a walk found is read relative to its directory's descriptor, and with
+            // --in-place written back into that same directory, only if it is still the file
+            // that was read (issue #24).
+            let data: Data
+            var readFrom: (directory: DirectoryHandle, name: String, identity: FileIdentity)?
+            if job.item.root != nil {
+                let (directory, name) = try job.item.location()
+                let read = try limits.read(name, in: directory, path: job.input)
+                data = read.data
+                readFrom = (directory, name, FileIdentity(read.info))
+            } else {
+                data = try limits.read(job.input)
+            }
             let converter = Converter(
                 options: Converter.Options(
                     verifier: settings.noVerify ? nil : verifier, preserveFormat: settings.preserveFormat,
@@ -263,7 +280,18 @@ extension AASACommand {
                 emit(.note, "unchanged: already in this format")
                 return "unchanged"
             }
-            if job.output != "-" {
+            let policy = OutputFile.Policy(durable: settings.durable, noClobber: settings.noClobber)
+            if job.output == "-" {
+                output.write(converted)
+            } else if inPlace, let readFrom {
+                var replacing = policy
+                replacing.replacing = readFrom.identity
+                try OutputFile.write(
+                    converted, in: readFrom.directory, name: readFrom.name, path: job.output, policy: replacing)
+            } else if let outDirectory = settings.outDirectory {
+                try OutputFile.write(
+                    converted, under: outDirectory, relative: job.item.relative, path: job.output, policy: policy)
+            } else {
                 let directory = (job.output as NSString).deletingLastPathComponent
                 if !directory.isEmpty {
                     do {
@@ -272,10 +300,6 @@ extension AASACommand {
                         throw CLIFailure(job.output, "cannot write output: cannot create the directory \(directory)")
                     }
                 }
-            }
-            if job.output == "-" {
-                output.write(converted)
-            } else {
                 try OutputFile.write(
                     converted, to: job.output, durable: settings.durable, noClobber: settings.noClobber)
             }

@@ -59,7 +59,7 @@ extension AASACommand {
             frontend.run(threads: batch.workerCount) { item in
                 var output = BatchOutput()
                 do {
-                    let detection = FileKindDetector.detect(try limits.read(item.path), limits: limits.library)
+                    let detection = FileKindDetector.detect(try limits.read(item), limits: limits.library)
                     let entry = Entry(
                         path: item.path, kind: detection.kind.rawValue, detail: detection.detail,
                         byteOrderMark: detection.hasByteOrderMark)

@@ -142,7 +142,7 @@ extension AASACommand {
             frontend.run(Array(zip(items, destinations)), threads: batch.workerCount) { item, destination in
                 var output = BatchOutput()
                 do {
-                    let data = try limits.read(item.path)
+                    let data = try limits.read(item)
                     var content: Data
                     if let verifier = shared {
                         let result = verifier.verify(data)
@@ -167,8 +167,9 @@ extension AASACommand {
                             "the content is UNVERIFIED (--no-verify): its signature and signer were not checked")
                     }
                     if lf { content = LineEndingStyle.crlfToLF(content) }
-                    try BatchInput.createParent(of: destination)
-                    try OutputFile.write(content, to: destination, durable: false, noClobber: noClobber)
+                    try OutputFile.write(
+                        content, under: directory, relative: item.relative, path: destination,
+                        policy: OutputFile.Policy(durable: false, noClobber: noClobber))
                     output.emit(
                         item.path, .note, "extracted (\(shared == nil ? "unverified" : "verified")) → \(destination)")
                     output.outcome = "extracted"

@@ -124,7 +124,7 @@ extension AASACommand {
                 work: { item -> FileResult in
                     var result = FileResult()
                     do {
-                        let data = try limits.read(item.path)
+                        let data = try limits.read(item)
                         let file = AASAFile.read(data, limits: limits.library)
                         // A directory's README or image is no AASA file: counted, not broken.
                         if !item.explicit && AASAFile.isNotAASA(data, detection: file.detection) {

@@ -214,7 +214,7 @@ extension AASACommand {
             frontend.run(Array(zip(items, destinations)), threads: batch.workerCount) { item, destination in
                 var output = BatchOutput()
                 do {
-                    let content = try limits.read(item.path)
+                    let content = try limits.read(item)
                     for check in SigningCheck.checks(
                         content: content, identity: identity, options: options, limits: limits.library)
                     {
@@ -224,8 +224,9 @@ extension AASACommand {
                         }
                     }
                     let signed = try identity.sign(content, options: options)
-                    try BatchInput.createParent(of: destination)
-                    try OutputFile.write(signed, to: destination, durable: false, noClobber: noClobber)
+                    try OutputFile.write(
+                        signed, under: directory, relative: item.relative, path: destination,
+                        policy: OutputFile.Policy(durable: false, noClobber: noClobber))
                     output.emit(item.path, .note, "signed → \(destination)")
                     output.outcome = "signed"
                 } catch {

@@ -104,7 +104,7 @@ extension AASACommand {
                     var output = BatchOutput()
                     var subject: ReportSubject?
                     do {
-                        let result = verifier.verify(try limits.read(item.path))
+                        let result = verifier.verify(try limits.read(item))
                         if collects { subject = ReportSubject(path: item.path, verification: result) }
                         output.write(
                             try records.render(

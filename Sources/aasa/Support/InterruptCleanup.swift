@@ -16,7 +16,7 @@ final class InterruptCleanup: @unchecked Sendable {
     static let shared = InterruptCleanup()
 
     private var mutex = pthread_mutex_t()
-    private var temporaries = Set<String>()
+    private var temporaries = Set<Temporary>()
     private var terminal: (fd: Int32, saved: termios)?
     private var sources: [any DispatchSourceSignal] = []
     private var installed = false
@@ -26,22 +26,31 @@ final class InterruptCleanup: @unchecked Sendable {
         pthread_mutex_init(&mutex, nil)
     }
 
-    /// Runs `create` (which makes a temporary file and returns its path, or nil) and registers
-    /// what it made, as one step with respect to an interruption.
-    func creatingTemporary(_ create: () -> String?) -> String? {
+    /// A temporary file: its name in the directory open at `directory` (a descriptor that
+    /// stays open while the temporary is registered: ``OutputFile`` holds its ``DirectoryHandle``).
+    struct Temporary: Hashable {
+        var directory: Int32
+        var name: String
+    }
+
+    /// Runs `create` (which makes a temporary file and returns its name in the directory open
+    /// at `directory`, or nil) and registers what it made, as one step with respect to an
+    /// interruption.
+    func creatingTemporary(in directory: Int32, _ create: () -> String?) -> Temporary? {
         locked {
             installIfNeeded()
-            let path = create()
-            if let path { temporaries.insert(path) }
-            return path
+            guard let name = create() else { return nil }
+            let temporary = Temporary(directory: directory, name: name)
+            temporaries.insert(temporary)
+            return temporary
         }
     }
 
-    /// Runs `finish` (which renames or removes the temporary at `path`) and forgets the path.
-    func finishingTemporary<T>(_ path: String, _ finish: () -> T) -> T {
+    /// Runs `finish` (which renames or removes `temporary`) and forgets it.
+    func finishingTemporary<T>(_ temporary: Temporary, _ finish: () -> T) -> T {
         locked {
             let result = finish()
-            temporaries.remove(path)
+            temporaries.remove(temporary)
             return result
         }
     }
@@ -88,7 +97,7 @@ final class InterruptCleanup: @unchecked Sendable {
     /// or creates anything after this.
     private func interrupted(by number: Int32) -> Never {
         pthread_mutex_lock(&mutex)
-        for path in temporaries { unlink(path) }
+        for temporary in temporaries { unlinkat(temporary.directory, temporary.name, 0) }
         if var terminal {
             tcsetattr(terminal.fd, TCSAFLUSH, &terminal.saved)
             _ = Foundation.write(terminal.fd, "\n", 1)
