@@ -160,11 +160,7 @@ extension AASACommand {
             }
             try largeScan.validate(format: format.value)
             _ = try proxy.configuration()
-            if let atTime, TimeArgument.parse(atTime) == nil {
-                throw ValidationError(
-                    "--at '\(atTime)' is not a time: give ISO 8601 (2025-01-01T00:00:00Z or 2025-01-01) or Unix seconds"
-                )
-            }
+            try TimeArgument.validate(atTime)
         }
 
         func run() throws {

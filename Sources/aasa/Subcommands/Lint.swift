@@ -139,7 +139,7 @@ extension AASACommand {
                         let match = try baseline?.match(selected.kept, path: item.path)
                         report.diagnostics = match?.new ?? selected.kept
                         (result.suppressed, result.baselined) = (selected.suppressed, match?.absorbed ?? 0)
-                        result.stale = match?.stale.reduce(0) { $0 + $1.count } ?? 0
+                        result.stale = match?.stale.reduce(0) { Baseline.cappedSum($0, $1.count) } ?? 0
                         for entry in match?.stale ?? [] {
                             result.output.emit(
                                 item.path, .note,
