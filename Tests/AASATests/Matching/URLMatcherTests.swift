@@ -786,16 +786,20 @@ struct URLMatcherTests {
     func wholeCorpus() throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: realPlain.path).filter { $0.hasSuffix(".json") }
         #expect(names.count == 20)
+        var explained = 0
         for name in names {
             let data = try Data(contentsOf: realPlain.appendingPathComponent(name))
             let matcher = URLMatcher(document: try AASADocument(json: data))
             for url in ["/", "https://example.com/a/b?c=d#e", "/%C3%A9"] {
                 let result = matcher.evaluate(url, explain: true)
                 #expect(result.apps.count == matcher.appIDs.count)
-                #expect(!result.apps.isEmpty, "\(name): no app to explain")
                 #expect(result.apps.allSatisfy { $0.explanation != nil })
+                explained += result.apps.count
             }
         }
+        // Some files name no applinks app (webcredentials only): the loop above must still
+        // have explained apps, or its allSatisfy checked nothing.
+        #expect(explained > 0)
     }
 
     @Test("artsy 2023 explains which NOT excluded the URL")
