@@ -203,7 +203,11 @@ extension AASACommand {
                     try BaselineOptions.write(try Baseline(findings: tally.findings), to: writeBaseline)
                 }
             }
-            if unreadable || frontend.printer.stdoutFailed { throw ExitStatus.badInput }
+            // Findings, a summary or notes that could not all be written (a full standard error):
+            // not a success, whatever was found (issue #24).
+            if unreadable || frontend.printer.stdoutFailed || StandardStreams.errorFailed {
+                throw ExitStatus.badInput
+            }
             if failed { throw ExitStatus.checkFailed }
         }
 
