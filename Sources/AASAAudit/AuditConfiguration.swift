@@ -45,8 +45,12 @@ public struct AuditConfiguration: Sendable {
     public var threads: Int
     /// Name lookups in flight at once (each blocks a thread of the resolver's own pool).
     public var resolverThreads: Int
-    /// Requests started per second at most over the whole run (`--rate`; nil: no limit).
+    /// Requests started per second at most over the whole run (`--rate`; nil: no limit), from
+    /// ``rateRange`` (a rate outside it is taken as the nearer end).
     public var rate: Double?
+
+    /// The rates ``rate`` may have: 0.001 (one request every 1,000 seconds) to 1,000,000 a second.
+    public static var rateRange: ClosedRange<Double> { RequestPacer.rates }
     /// Domains in flight at one IP address at most (`--max-per-address`; nil: no cap).
     public var maximumPerAddress: Int?
 

@@ -133,6 +133,7 @@ enum DescriptorShortage {
 }
 
 extension TimeInterval {
-    /// Seconds as the reports write them: `5`, or `2.5`.
-    var secondsText: String { self == rounded() ? String(Int(self)) : String(self) }
+    /// Seconds as the reports write them: `5`, or `2.5` (a whole number too large for an `Int`
+    /// as `String(self)` writes it, rather than a trap).
+    var secondsText: String { self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(self) }
 }

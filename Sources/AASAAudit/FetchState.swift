@@ -79,7 +79,7 @@ final class FetchState {
     /// Gives up ``timeout`` after `from` (default: the start) unless finished by then.
     func startTimer(on eventLoop: any EventLoop, from: NIODeadline? = nil) {
         let bound = NIOLoopBound(self, eventLoop: eventLoop)
-        timer = eventLoop.scheduleTask(deadline: (from ?? started) + .nanoseconds(Int64(timeout * 1e9))) {
+        timer = eventLoop.scheduleTask(deadline: (from ?? started) + .seconds(clamping: timeout)) {
             bound.value.timedOut()
         }
     }

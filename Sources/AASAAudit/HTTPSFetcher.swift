@@ -97,32 +97,40 @@ final class HTTPSFetcher: Sendable {
                 return self.attempt(target, following: nil, on: eventLoop, number: number)
             }
             if case .descriptorLimit(let code, _) = result.failure {
-                // No descriptor free on this machine: wait for one, with backoff (issue #15).
-                let pause = Self.descriptorPause(after: waited)
-                if waited + pause <= self.configuration.descriptorWait {
-                    return eventLoop.flatScheduleTask(in: .nanoseconds(Int64(pause * 1e9))) {
+                // No descriptor free on this machine: wait for one, with backoff (issue #15),
+                // counted until now (the attempt that failed took time too), never past the limit.
+                let waitedNow = Self.seconds(NIODeadline.now() - since)
+                if let pause = Self.descriptorPause(after: waitedNow, within: self.configuration.descriptorWait) {
+                    return eventLoop.flatScheduleTask(in: .seconds(clamping: pause)) {
                         self.attempt(
                             target, following: following, on: eventLoop, number: number, waitingSince: since)
                     }.futureResult
                 }
-                result.failure = .descriptorLimit(errno: code, waited: waited)
+                result.failure = .descriptorLimit(errno: code, waited: waitedNow)
                 return eventLoop.makeSucceededFuture(result)
             }
             guard case .connection = result.failure, number <= self.configuration.retries else {
                 return eventLoop.makeSucceededFuture(result)
             }
             let delay = self.configuration.retryDelay * pow(2, Double(number - 1))
-            return eventLoop.flatScheduleTask(in: .nanoseconds(Int64(delay * 1e9))) {
+            return eventLoop.flatScheduleTask(in: .seconds(clamping: delay)) {
                 self.attempt(target, following: following, on: eventLoop, number: number + 1)
             }.futureResult
         }
     }
 
     /// The pause before trying again for a descriptor, after `waited` seconds of waiting:
-    /// 10 ms doubling up to 250 ms, each shortened at random by up to half so that the
-    /// requests that wait do not all come back at once.
-    static func descriptorPause(after waited: TimeInterval) -> TimeInterval {
-        min(0.25, max(0.01, waited)) * Double.random(in: 0.5...1)
+    /// 10 ms doubling up to 250 ms, each shortened at random by up to half (`random`, from
+    /// 0.5 to 1) so that the requests that wait do not all come back at once; and cut to what
+    /// is left of `limit` (`--timeout`), so that the wait never runs past it (issue #24). Nil
+    /// when nothing is left: the wait is over.
+    static func descriptorPause(
+        after waited: TimeInterval, within limit: TimeInterval, random: Double = Double.random(in: 0.5...1)
+    ) -> TimeInterval? {
+        guard waited < limit else { return nil }
+        var pause = min(min(0.25, max(0.01, waited)) * random, limit - waited)
+        while waited + pause > limit { pause = pause.nextDown }  // the subtraction's rounding
+        return pause > 0 ? pause : nil
     }
 
     /// Whether `failure` is one a request sent behind could have caused: the connection closed
@@ -177,7 +185,7 @@ final class HTTPSFetcher: Sendable {
         let tunnelOpened = route.proxy == nil ? nil : eventLoop.makePromise(of: Void.self)
         let tunnel = route.tunnel(to: target, userAgent: configuration.userAgent)
         var bootstrap = ClientBootstrap(group: eventLoop)
-            .connectTimeout(.nanoseconds(Int64(configuration.timeout * 1e9)))
+            .connectTimeout(.seconds(clamping: configuration.timeout))
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
         if let tunnel, let tunnelOpened {
             bootstrap = bootstrap.channelInitializer { channel in

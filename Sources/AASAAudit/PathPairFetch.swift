@@ -70,7 +70,7 @@ extension HTTPSFetcher {
         guard case .waiting = pair.phase else { return nil }
         pair.first = first
         let bound = NIOLoopBound(pair, eventLoop: eventLoop)
-        pair.fallback = eventLoop.scheduleTask(in: .nanoseconds(Int64(reuseWait.current * 1e9))) {
+        pair.fallback = eventLoop.scheduleTask(in: .seconds(clamping: reuseWait.current)) {
             let pair = bound.value
             // The first's answer has begun: wait for it.
             if let first = pair.first, first.head != nil, !first.isFinished { return }

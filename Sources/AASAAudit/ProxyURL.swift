@@ -60,7 +60,7 @@ public struct ProxyURL: Sendable, Hashable, CustomStringConvertible {
         let shown = redacted(trimmed)
         func failure(_ reason: String) -> ParseError { ParseError(description: "\(source) '\(shown)': \(reason)") }
         var withScheme = trimmed
-        if let separator = trimmed.range(of: "://") {
+        if let separator = schemeSeparator(in: trimmed) {
             let scheme = trimmed[..<separator.lowerBound].lowercased()
             switch scheme {
             case "http": break
@@ -100,15 +100,29 @@ public struct ProxyURL: Sendable, Hashable, CustomStringConvertible {
         return ProxyURL(host: host, port: port, user: user, password: password)
     }
 
+    /// The `://` after a scheme (RFC 3986: a letter, then letters, digits, `+`, `-`, `.`), or
+    /// nil: in `user:pa://ss@host` the `://` is inside the password, which no message may show.
+    private static func schemeSeparator(in text: String) -> Range<String.Index>? {
+        guard let separator = text.range(of: "://") else { return nil }
+        let scheme = text[..<separator.lowerBound]
+        guard let first = scheme.first, first.isASCII, first.isLetter,
+            scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+        else { return nil }
+        return separator
+    }
+
     private static func decode(_ text: String) -> String { text.removingPercentEncoding ?? text }
 
-    /// `text` with the user information between `://` (or the start) and the last `@` of the
-    /// authority replaced by `***`, so that no error message shows a password.
+    /// `text` with everything between `://` (or the start) and the last `@` replaced by `***`,
+    /// so that no error message shows a password.
+    ///
+    /// The last `@` of the whole text, not of the authority as a URL parser would end it: a
+    /// password that holds `/`, `?` or `#` unencoded ends the authority early for a parser, and
+    /// the message must hide it all the same (issue #24). A proxy URL has no path, query or
+    /// fragment, so nothing after its host is hidden by this.
     static func redacted(_ text: String) -> String {
-        let authorityStart = text.range(of: "://")?.upperBound ?? text.startIndex
-        let rest = text[authorityStart...]
-        let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? text.endIndex
-        guard let at = text[authorityStart..<authorityEnd].lastIndex(of: "@") else { return text }
+        let authorityStart = schemeSeparator(in: text)?.upperBound ?? text.startIndex
+        guard let at = text[authorityStart...].lastIndex(of: "@") else { return text }
         return String(text[..<authorityStart]) + "***" + String(text[at...])
     }
 }

@@ -70,7 +70,7 @@ final class ServerChainCache: @unchecked Sendable {
             key.append(contentsOf: der)
         }
         let checkedAt = verifier.options.time ?? Date()
-        let second = Int64(checkedAt.timeIntervalSince1970.rounded(.down))
+        let second = UnixSeconds.of(checkedAt)
         var entry = lock.withLock { entries[key] } ?? Self.entry(ders)
         var checker = verifier
         checker.options.time = checkedAt

@@ -42,11 +42,17 @@ struct AASACommand: ParsableCommand {
             runNested(nested, rest)
         }
         if var command = parsedDirectly(CommandLine.arguments.dropFirst()) {
-            do { try command.run() } catch { exit(withError: error) }
+            do { try command.run() } catch { UsageErrors.exit(error, command: self) }
             return
         }
         refuseMistypedSubcommand()
-        main(nil)
+        // argument-parser's `main(nil)`, with its messages printed escaped (``UsageErrors``).
+        do {
+            var command = try parseAsRoot(nil)
+            try command.run()
+        } catch {
+            UsageErrors.exit(error, command: self)
+        }
     }
 
     /// `aasa SUBCOMMAND ARGS…` parsed with the subcommand as the root, or `nil` when that
@@ -102,7 +108,7 @@ struct AASACommand: ParsableCommand {
         } catch {
             let name = nested.configuration.commandName ?? ""
             let superName = nested.configuration._superCommandName ?? name
-            let message = nested.fullMessage(for: error).replacingOccurrences(
+            let message = UsageErrors.text(for: error, command: nested).replacingOccurrences(
                 of: "  See '\(name) ", with: "  See '\(superName) \(name) ")
             let status = nested.exitCode(for: error)
             if !message.isEmpty {
@@ -131,12 +137,12 @@ struct AASACommand: ParsableCommand {
             guard let word = arguments.dropFirst().first, !word.hasPrefix("-"), !names.contains(word) else { return }
             message =
                 SubcommandSuggestion.message(for: word, among: names)
-                ?? "Unknown subcommand '\(TerminalText.line(word))'."
+                ?? "Unknown subcommand '\(word)'."
         } else {
             guard let hinted = SubcommandSuggestion.message(for: first, among: names) else { return }
             message = hinted
         }
-        StandardStreams.err(fullMessage(for: ValidationError(message)) + "\n")
+        StandardStreams.err(UsageErrors.text(for: ValidationError(message), command: self) + "\n")
         Foundation.exit(ExitStatus.usage.rawValue)
     }
 

@@ -191,6 +191,33 @@ struct AuditLargeScanTests {
         }
     }
 
+    /// Issue #24, at the exact boundary: a run killed while writing its first bytes leaves a
+    /// last line shorter than the prefix every line starts with (`{"aasaVersion":`). Each such
+    /// cut, down to one byte, is the start of a line audit writes: dropped, its domain audited
+    /// again; never refused as another tool's file. One byte more than the prefix, too.
+    @Test func cutLastLineShorterThanThePrefixIsDropped() throws {
+        try withDirectory { directory in
+            let line =
+                "{\"aasaVersion\":\"0.2.0\",\"domain\":\"d2.example.com:1\",\"schemaVersion\":1,\"verdict\":\"broken\"}\n"
+            let prefix = #"{"aasaVersion":"#
+            let lengths = [1, 2, prefix.utf8.count - 1, prefix.utf8.count, prefix.utf8.count + 1]
+            #expect(lengths.count == 5)
+            for length in lengths {
+                let file = directory.appendingPathComponent("cut-\(length).jsonl")
+                let cut = String(line.prefix(length))
+                try Data((line + cut).utf8).write(to: file)
+                let result = TestProcess.aasa(
+                    ["audit", "d1.example.com:1", "d2.example.com:1", "--resume", file.path] + Self.local)
+                #expect(result.status == 1, "cut at \(length): \(result)")
+                #expect(
+                    result.stderr.contains("a last line cut short (\(length) bytes) was dropped"),
+                    "cut at \(length): \(result)")
+                let reported = try reportedDomains(file)
+                #expect(reported == ["d2.example.com:1", "d1.example.com:1"], "cut at \(length)")
+            }
+        }
+    }
+
     /// A `--resume` file that is not audit's JSON lines: one error line, exit 2, the file as it
     /// was, nothing audited.
     @Test func hostileResumeFilesAreRefusedAndKept() throws {

@@ -171,6 +171,7 @@ struct AuditorTests {
             #expect(!tls.verified)
             #expect(tls.verdict == verdict)
             #expect(tls.chain.first?.subject == subject)
+            try #require(report.paths.count == 2, "\(report.paths)")
             #expect(report.paths.allSatisfy { $0.status == nil && $0.error?.rule == "tls-error" })
             let message = try #require(report.diagnostics.first { $0.rule == HostingRules.tlsError }?.message)
             switch verdict {

@@ -39,12 +39,34 @@ struct DescriptorShortageTests {
         #expect(entry?.summary.hasPrefix("Not about the domain") == true)
     }
 
-    @Test func pauseBacksOffAndStaysShort() {
+    @Test func pauseBacksOffAndStaysShort() throws {
         for _ in 0..<100 {
-            let first = HTTPSFetcher.descriptorPause(after: 0)
+            let first = try #require(HTTPSFetcher.descriptorPause(after: 0, within: 10))
             #expect(first >= 0.005 && first <= 0.01)
-            let later = HTTPSFetcher.descriptorPause(after: 5)
+            let later = try #require(HTTPSFetcher.descriptorPause(after: 5, within: 10))
             #expect(later >= 0.125 && later <= 0.25)
+        }
+    }
+
+    /// Issue #24, at the exact boundary: the wait for a descriptor never runs past `--timeout`.
+    /// The last pause is cut to what is left, and at the limit there is none; before, a pause
+    /// was taken whole whenever it fit after the previous attempt's start, which let the wait
+    /// run past the limit by that attempt's own time.
+    @Test func pauseNeverRunsPastTheLimit() {
+        let limit = 2.5
+        for random in [0.5, 0.75, 1.0] {
+            for waited in [0, 0.001, 1, 2.25, 2.3, 2.4999, limit - 1e-9] {
+                let pause = HTTPSFetcher.descriptorPause(after: waited, within: limit, random: random)
+                #expect(
+                    pause.map { $0 > 0 && waited + $0 <= limit } == true, "\(waited) + \(String(describing: pause))")
+            }
+            // A last pause that would pass the limit is cut to reach it exactly.
+            #expect(
+                HTTPSFetcher.descriptorPause(after: 2.4, within: limit, random: random)
+                    == min(0.25 * random, limit - 2.4))
+            for waited in [limit, limit + 1e-9, 3, 100] {
+                #expect(HTTPSFetcher.descriptorPause(after: waited, within: limit, random: random) == nil, "\(waited)")
+            }
         }
     }
 
@@ -71,7 +93,7 @@ struct DescriptorShortageTests {
         #expect(report.verdict == .notAudited)
         #expect(report.file == nil)
         #expect(report.diagnostics.map(\.rule) == [HostingRules.localDescriptorLimit])
-        #expect(report.diagnostics.first?.url == nil)
+        #expect(try #require(report.diagnostics.first).url == nil)
         #expect(report.paths[0].status == 404 && report.paths[0].descriptorWaitMs == 250)
         #expect(report.paths[1].error?.rule == "local-descriptor-limit")
         #expect(report.paths[1].descriptorWaitMs == 10_000)

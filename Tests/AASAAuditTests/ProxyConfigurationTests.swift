@@ -60,7 +60,26 @@ struct ProxyConfigurationTests {
         }
         #expect(ProxyURL.redacted("http://u:p@h:1") == "http://***@h:1")
         #expect(ProxyURL.redacted("u:p@h:1") == "***@h:1")
-        #expect(ProxyURL.redacted("http://h:1/a@b") == "http://h:1/a@b")
+        // Everything up to the last '@' is hidden, even past a '/', '?' or '#' (issue #24): a
+        // proxy URL has no path, so only a password can hold them there.
+        #expect(ProxyURL.redacted("http://h:1/a@b") == "http://***@b")
+    }
+
+    /// Issue #24: a password holding '/', '?', '#' or '://' unencoded ends a URL parser's
+    /// authority early; the refusal showed the whole URL, password in clear.
+    @Test(arguments: ["hun/ter2", "hun?ter2", "hun#ter2", "hun://ter2", "hun/ter2@x/y"])
+    func passwordsWithURLDelimitersAreNotShown(password: String) {
+        for url in ["http://alice:\(password)@127.0.0.1:3128", "alice:\(password)@127.0.0.1:3128"] {
+            do {
+                let proxy = try ProxyURL.parse(url, source: "HTTPS_PROXY")
+                #expect(!proxy.description.contains("ter2"), "\(proxy)")
+            } catch {
+                let message = "\(error)"
+                #expect(message.hasPrefix("HTTPS_PROXY '"), "\(message)")
+                #expect(!message.contains("ter2") && !message.contains("hun"), "\(message)")
+                #expect(message.contains("***@"), "\(message)")
+            }
+        }
     }
 
     // MARK: - The environment, in curl's order

@@ -199,6 +199,7 @@ struct InspectCommandTests {
         #expect(Set(certificates.compactMap { $0["sha256Fingerprint"] as? String }).count == 1, "the same certificate")
         // SignerInfos have no occurrences.
         let infos = try #require(try result.jsonObject()["signerInfos"] as? [[String: Any]])
+        try #require(infos.count == 1, "\(result)")
         #expect(infos.allSatisfy { $0["occurrences"] == nil }, "\(result)")
     }
 

@@ -47,6 +47,23 @@ struct StreamFailureTests {
         #expect(valid.status == 0, "\(valid)")
     }
 
+    /// Issue #24: lint's summary and notes go to standard error; when they cannot be written
+    /// the run is not a success (2), whatever its findings would give (0 here: one info).
+    @Test("lint 2>/dev/full: status 2, not 0", arguments: ["text", "json"])
+    func lintWithFullStandardError(format: String) throws {
+        try withTemporaryDirectory { dir in
+            let file = dir.child("a.json")
+            try Data(
+                #"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"/a"}],"x":1}]}}"#
+                    .utf8
+            ).write(to: file)
+            let clean = Self.run(["lint", "--no-config", file.path, "--format", format], redirections: "2>/dev/null")
+            #expect(clean.status == 0, "\(clean)")
+            let full = Self.run(["lint", "--no-config", file.path, "--format", format], redirections: "2>/dev/full")
+            #expect(full.status == (format == "text" ? 2 : 0), "\(full)")
+        }
+    }
+
     /// More output than a pipe holds, into a reader that reads one byte and leaves.
     @Test("a reader that goes away (EPIPE with SIGPIPE ignored): exit 141, nothing on stderr")
     func brokenPipe() throws {

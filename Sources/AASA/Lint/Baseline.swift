@@ -34,12 +34,13 @@ public struct Baseline: Sendable, Hashable {
     /// The entries by file.
     private var byFile: [String: [Entry]]
 
-    /// A baseline of `entries`: the ones with the same fingerprint merged (counts added), sorted.
+    /// A baseline of `entries`: the ones with the same fingerprint merged (counts added, and
+    /// capped at `Int.max`: no count derived from a file can trap), sorted.
     public init(entries: [Entry]) {
         var merged: [FindingFingerprint: Entry] = [:]
         for entry in entries where entry.count > 0 {
-            if merged[entry.fingerprint] != nil {
-                merged[entry.fingerprint]?.count += entry.count
+            if let existing = merged[entry.fingerprint] {
+                merged[entry.fingerprint]?.count = Self.cappedSum(existing.count, entry.count)
             } else {
                 merged[entry.fingerprint] = entry
             }
@@ -79,7 +80,7 @@ public struct Baseline: Sendable, Hashable {
     /// file's entries left over are stale.
     public func match(_ diagnostics: [Diagnostic], path: String) throws(AASAError) -> Match {
         let entries = byFile[path] ?? []
-        var left = Dictionary(entries.map { ($0.fingerprint, $0.count) }, uniquingKeysWith: +)
+        var left = Dictionary(entries.map { ($0.fingerprint, $0.count) }, uniquingKeysWith: Self.cappedSum)
         var result = Match(new: [], absorbed: 0, stale: [])
         for diagnostic in diagnostics {
             let fingerprint = try FindingFingerprint(diagnostic, path: path)
@@ -100,9 +101,16 @@ public struct Baseline: Sendable, Hashable {
     }
 
     /// How many accepted findings belong to files a run did not lint (`linted`): the run cannot
-    /// say whether they still occur.
+    /// say whether they still occur (at most `Int.max`).
     public func unchecked(linted: Set<String>) -> Int {
-        byFile.filter { !linted.contains($0.key) }.values.joined().reduce(0) { $0 + $1.count }
+        byFile.filter { !linted.contains($0.key) }.values.joined().reduce(0) { Self.cappedSum($0, $1.count) }
+    }
+
+    /// `a + b`, or `Int.max` where the sum would overflow: counts of findings come from a
+    /// baseline file, and no sum of them may trap (issue #24).
+    public static func cappedSum(_ a: Int, _ b: Int) -> Int {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? Int.max : sum
     }
 }
 
@@ -162,6 +170,14 @@ extension Baseline {
                 message: "schemaVersion: \(version) is not supported (this aasa reads version \(Self.schemaVersion))")
         }
         guard let findings else { throw FormatError(message: "findings: missing") }
+        var total = 0
+        for entry in findings {
+            let (sum, overflow) = total.addingReportingOverflow(entry.count)
+            guard !overflow else {
+                throw FormatError(message: "findings: the counts add up to more than \(Int.max)")
+            }
+            total = sum
+        }
         self.init(entries: findings)
     }
 

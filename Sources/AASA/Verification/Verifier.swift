@@ -224,7 +224,7 @@ public struct Verifier: Sendable {
         let key = ChainCache.Key(
             signer: signer.sha256Fingerprint, untrusted: untrustedCertificates.map(\.info.sha256Fingerprint),
             trust: ObjectIdentifier(trust), purpose: options.purpose,
-            time: Int64(checkedAt.timeIntervalSince1970.rounded(.down)), hostname: options.hostname,
+            time: UnixSeconds.of(checkedAt), hostname: options.hostname,
             allowPartialChain: options.allowPartialChain, allowWeakCrypto: options.allowWeakCrypto)
         if let entry = chainCache.lookup(key) { return (entry.failure, entry.chain, entry.warnings, entry.problems) }
         let check = checkChain(
@@ -254,7 +254,7 @@ public struct Verifier: Sendable {
         let status: caasa_status = options.hostname.withOptionalCString { host in
             var params = caasa_chain_params(
                 purpose: options.purpose.cValue, use_time: 1,
-                time: Int64(checkedAt.timeIntervalSince1970.rounded(.down)),
+                time: UnixSeconds.of(checkedAt),
                 host: host, partial_chain: options.allowPartialChain ? 1 : 0,
                 allow_weak: options.allowWeakCrypto ? 1 : 0,
                 require_digital_signature: requireDigitalSignature ? 1 : 0)

@@ -57,7 +57,7 @@ final class HostResolver: Sendable {
         of host: String, port: Int, on eventLoop: any EventLoop, timeout: TimeInterval
     ) -> EventLoopFuture<[SocketAddress]> {
         let promise = eventLoop.makePromise(of: [SocketAddress].self)
-        let deadline = eventLoop.scheduleTask(in: .nanoseconds(Int64(timeout * 1e9))) {
+        let deadline = eventLoop.scheduleTask(in: .seconds(clamping: timeout)) {
             promise.fail(Failure(kind: .timeout, detail: "no answer within the timeout"))
         }
         pool.runIfActive(eventLoop: eventLoop) { try Self.lookup(host, port: port) }.whenComplete { result in

@@ -1,3 +1,4 @@
+import AASAAudit
 import ArgumentParser
 
 /// `aasa audit --rate N` and `--max-per-address N` (issue #17): how hard a scan may press on
@@ -17,8 +18,8 @@ struct PolitenessOptions: ParsableArguments {
     var maximumPerAddress: Int?
 
     func validate() throws {
-        if let rate, !(rate > 0 && rate <= 1_000_000) {
-            throw ValidationError("--rate must be more than 0 and at most 1000000 requests a second")
+        if let rate, !AuditConfiguration.rateRange.contains(rate) {
+            throw ValidationError("--rate must be from 0.001 to 1000000 requests a second")
         }
         if let maximumPerAddress, !(1...1_000).contains(maximumPerAddress) {
             throw ValidationError("--max-per-address must be from 1 to 1000")

@@ -49,13 +49,13 @@ struct RuleSelectionOptions: ParsableArguments {
         try severity.map { argument in
             guard let equals = argument.firstIndex(of: "=") else {
                 throw ValidationError(
-                    "--severity '\(TerminalText.line(argument))': expected RULE=LEVEL, such as legacy-paths=error")
+                    "--severity '\(argument)': expected RULE=LEVEL, such as legacy-paths=error")
             }
             let rule = try Self.rule(String(argument[..<equals]), option: "--severity")
             let text = String(argument[argument.index(after: equals)...])
             guard let level = Severity(rawValue: text) else {
                 throw ValidationError(
-                    "--severity \(rule)=\(TerminalText.line(text)): the level is one of \(Severity.allCases.map(\.rawValue).joined(separator: ", "))"
+                    "--severity \(rule)=\(text): the level is one of \(Severity.allCases.map(\.rawValue).joined(separator: ", "))"
                 )
             }
             return (rule, level)
@@ -67,7 +67,7 @@ struct RuleSelectionOptions: ParsableArguments {
         let names = RuleList.knownRuleIDs.map(\.rawValue)
         guard names.contains(word) else {
             throw ValidationError(
-                "\(option) '\(TerminalText.line(word))': no such rule\(ProjectConfig.hint(word, among: names)); aasa lint --list-rules lists them"
+                "\(option) '\(word)': no such rule\(ProjectConfig.hint(word, among: names)); aasa lint --list-rules lists them"
             )
         }
         return RuleID(rawValue: word)

@@ -43,10 +43,7 @@ struct TrustOptions: ParsableArguments {
     var allowWeakCrypto = false
 
     func validate() throws {
-        if let atTime, TimeArgument.parse(atTime) == nil {
-            throw ValidationError(
-                "--at '\(atTime)' is not a time: give ISO 8601 (2025-01-01T00:00:00Z or 2025-01-01) or Unix seconds")
-        }
+        try TimeArgument.validate(atTime)
         if let minDaysValid, minDaysValid < 0 { throw ValidationError("--min-days-valid must be 0 or more") }
         if let domain, domain.isEmpty || domain.contains("/") || domain.contains(" ") {
             throw ValidationError("--domain '\(domain)' is not a host name")
@@ -96,7 +93,35 @@ extension CertificatePurpose: ExpressibleByArgument {}
 
 /// Parses `--at` values.
 enum TimeArgument {
+    /// The times `--at` takes, as Unix seconds: 0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z,
+    /// what a certificate's validity (GeneralizedTime) can say (issue #24: 9223372036854775807
+    /// trapped converting to 64-bit seconds).
+    static let unixSeconds = UnixSeconds.range
+
+    /// The time `text` names, or nil when it names none or one outside ``unixSeconds``.
     static func parse(_ text: String) -> Date? {
+        guard let date = parseAnyTime(text) else { return nil }
+        let seconds = date.timeIntervalSince1970
+        guard Double(unixSeconds.lowerBound) <= seconds, seconds < Double(unixSeconds.upperBound) + 1 else {
+            return nil
+        }
+        return date
+    }
+
+    /// Throws the usage error for an `--at` value that ``parse(_:)`` refuses, naming the range.
+    static func validate(_ text: String?, option: String = "--at") throws {
+        guard let text, parse(text) == nil else { return }
+        let shown = "\(option) '\(text)'"
+        if parseAnyTime(text) != nil {
+            throw ValidationError(
+                "\(shown) is out of range: give a time from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z (Unix seconds \(unixSeconds.lowerBound) to \(unixSeconds.upperBound))"
+            )
+        }
+        throw ValidationError(
+            "\(shown) is not a time: give ISO 8601 (2025-01-01T00:00:00Z or 2025-01-01) or Unix seconds")
+    }
+
+    private static func parseAnyTime(_ text: String) -> Date? {
         if let seconds = Int64(text) { return Date(timeIntervalSince1970: TimeInterval(seconds)) }
         let full = ISO8601DateFormatter()
         if let date = full.date(from: text) { return date }

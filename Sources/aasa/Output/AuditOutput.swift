@@ -24,6 +24,9 @@ final class AuditPrinter {
     /// be used): exit status 2.
     private(set) var notAuditedDomains = 0
     private var invalidEntries = 0
+    /// Whether the text summary table left out domains (no usable TMPDIR, or it could not be
+    /// read back), which ``finish()`` said on standard error: exit status 2 (issue #24).
+    var summaryIncomplete: Bool { !table.isComplete }
     /// Domains of the input left to other shards (`--shard`).
     var otherShards = 0
     /// Where the output goes: standard output, or the `--resume` file.
@@ -332,6 +335,8 @@ final class SummaryTable {
     /// Rows that could not be kept, and why (no temporary file, or a write to it failed).
     private var lostRows = 0
     private var problem: String?
+    /// Whether the table has every row appended so far (after ``render(_:)``: printed them all).
+    private(set) var isComplete = true
 
     init(columns: [String]) {
         self.columns = columns
@@ -370,16 +375,28 @@ final class SummaryTable {
     }
 
     /// Writes the table, a chunk of lines at a time; says on standard error how many rows were
-    /// lost, and why, when some were.
+    /// lost, and why, when some were (and then ``isComplete`` is false).
     func render(_ write: (String) -> Void) {
         if let problem, lostRows > 0 {
+            isComplete = false
             Diagnostics.emit(
                 "audit", .error,
                 "the summary table leaves out \(lostRows) domain\(lostRows == 1 ? "" : "s"): \(problem); their blocks above are complete"
             )
         }
         write(format(columns) + "\n")
-        guard let handle, (try? handle.seek(toOffset: 0)) != nil else { return }
+        guard rows > 0, let handle else { return }
+        var shown = 0
+        defer {
+            if shown < rows {
+                isComplete = false
+                Diagnostics.emit(
+                    "audit", .error,
+                    "the summary table leaves out \(rows - shown) domain\(rows - shown == 1 ? "" : "s"): cannot read its temporary file (TMPDIR) back; their blocks above are complete"
+                )
+            }
+        }
+        guard (try? handle.seek(toOffset: 0)) != nil else { return }
         var pending = Data()
         var out = ""
         while let chunk = try? handle.read(upToCount: 64 * 1024), !chunk.isEmpty {
@@ -388,6 +405,7 @@ final class SummaryTable {
                 let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
                 pending.removeSubrange(pending.startIndex...newline)
                 out += format(line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)) + "\n"
+                shown += 1
             }
             write(out)
             out = ""

@@ -16,8 +16,8 @@ struct SelectionTally {
 
     mutating func add(_ result: AASACommand.Lint.FileResult, path: String) {
         suppressed += result.suppressed
-        baselined += result.baselined
-        stale += result.stale
+        baselined = Baseline.cappedSum(baselined, result.baselined)
+        stale = Baseline.cappedSum(stale, result.stale)
         linted.insert(path)
         for diagnostic in result.findings { findings.append((path, diagnostic)) }
     }

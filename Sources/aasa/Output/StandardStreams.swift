@@ -52,10 +52,29 @@ enum StandardStreams {
         try FileHandle.standardOutput.write(contentsOf: data)
     }
 
-    /// Writes `data` to standard error, ignoring a failure.
+    /// Writes `data` to standard error; a failure is only remembered (``errorFailed``).
     static func err(_ data: Data) {
         guard !data.isEmpty else { return }
-        try? FileHandle.standardError.write(contentsOf: data)
+        do {
+            try FileHandle.standardError.write(contentsOf: data)
+        } catch {
+            errorFailure.set()
+        }
+    }
+
+    /// Whether a write to standard error has failed in this process: for a command whose
+    /// standard error carries part of its result (lint's summary and notes), which then ends
+    /// with status 2 rather than 0 (issue #24).
+    static var errorFailed: Bool { errorFailure.isSet }
+
+    private static let errorFailure = Flag()
+
+    /// A flag set from any thread.
+    private final class Flag: @unchecked Sendable {  // every access holds `lock`
+        private let lock = NSLock()
+        private var value = false
+        var isSet: Bool { lock.withLock { value } }
+        func set() { lock.withLock { value = true } }
     }
 
     /// `text` (a whole line, with its newline) on standard error.

@@ -160,11 +160,7 @@ extension AASACommand {
             }
             try largeScan.validate(format: format.value)
             _ = try proxy.configuration()
-            if let atTime, TimeArgument.parse(atTime) == nil {
-                throw ValidationError(
-                    "--at '\(atTime)' is not a time: give ISO 8601 (2025-01-01T00:00:00Z or 2025-01-01) or Unix seconds"
-                )
-            }
+            try TimeArgument.validate(atTime)
         }
 
         func run() throws {
@@ -231,7 +227,9 @@ extension AASACommand {
                 let note = LargeScanOptions.summary(log, selection: source.selection, appended: printer.domains)
                 Diagnostics.emit(largeScan.resume ?? "-", .note, note)
             }
-            if outcome.invalidEntries > 0 || printer.notAuditedDomains > 0 { throw ExitStatus.badInput }
+            if outcome.invalidEntries > 0 || printer.notAuditedDomains > 0 || printer.summaryIncomplete {
+                throw ExitStatus.badInput
+            }
             if printer.failedDomains > 0 { throw ExitStatus.checkFailed }
         }
     }

@@ -55,11 +55,7 @@ extension AASACommand.Audit {
                 throw ValidationError(
                     "no result file: give the files of 'aasa audit --format jsonl' ('-' for standard input)")
             }
-            if let atTime, TimeArgument.parse(atTime) == nil {
-                throw ValidationError(
-                    "--at '\(atTime)' is not a time: give ISO 8601 (2025-01-01T00:00:00Z or 2025-01-01) or Unix seconds"
-                )
-            }
+            try TimeArgument.validate(atTime)
         }
 
         func run() throws {

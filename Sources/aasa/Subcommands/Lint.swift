@@ -139,7 +139,7 @@ extension AASACommand {
                         let match = try baseline?.match(selected.kept, path: item.path)
                         report.diagnostics = match?.new ?? selected.kept
                         (result.suppressed, result.baselined) = (selected.suppressed, match?.absorbed ?? 0)
-                        result.stale = match?.stale.reduce(0) { $0 + $1.count } ?? 0
+                        result.stale = match?.stale.reduce(0) { Baseline.cappedSum($0, $1.count) } ?? 0
                         for entry in match?.stale ?? [] {
                             result.output.emit(
                                 item.path, .note,
@@ -203,7 +203,11 @@ extension AASACommand {
                     try BaselineOptions.write(try Baseline(findings: tally.findings), to: writeBaseline)
                 }
             }
-            if unreadable || frontend.printer.stdoutFailed { throw ExitStatus.badInput }
+            // Findings, a summary or notes that could not all be written (a full standard error):
+            // not a success, whatever was found (issue #24).
+            if unreadable || frontend.printer.stdoutFailed || StandardStreams.errorFailed {
+                throw ExitStatus.badInput
+            }
             if failed { throw ExitStatus.checkFailed }
         }
 

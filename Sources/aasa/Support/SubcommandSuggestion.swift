@@ -7,9 +7,9 @@ import AASA
 /// same hint for subcommands, in the same words.
 enum SubcommandSuggestion {
     /// The usage error for `word`, when it is a mistyped subcommand: "Unknown subcommand 'chek'.
-    /// Did you mean 'check'?", with `word` escaped for the terminal (``TerminalText``).
+    /// Did you mean 'check'?" (``UsageErrors`` escapes `word` for the terminal when it prints it).
     static func message(for word: String, among names: [String]) -> String? {
         guard let name = Suggestion.closest(to: word, among: names) else { return nil }
-        return "Unknown subcommand '\(TerminalText.line(word))'. Did you mean '\(name)'?"
+        return "Unknown subcommand '\(word)'. Did you mean '\(name)'?"
     }
 }

@@ -80,12 +80,25 @@ struct AccessLog {
     }
 
     /// The most request starts in any one-second window [t, t + 1).
-    var mostStartsInASecond: Int {
-        let starts = requests.map(\.start).sorted()
+    var mostStartsInASecond: Int { Self.mostIn(window: 1, requests.map(\.start)) }
+
+    /// When each request was sent as `--rate` paces it: a connection's first request when its
+    /// connection began (the slot starts the connection attempt; the TLS handshake comes before
+    /// the request), a later request on the connection when it began.
+    var sends: [Double] {
+        var seen: Set<String> = []
+        return requests.sorted { $0.start < $1.start }.map { request in
+            seen.insert(request.connection).inserted ? request.connectionStart : request.start
+        }
+    }
+
+    /// The most of `times` in any window [t, t + `window`).
+    static func mostIn(window: Double, _ times: [Double]) -> Int {
+        let sorted = times.sorted()
         var most = 0
         var first = 0
-        for (index, start) in starts.enumerated() {
-            while starts[first] <= start - 1 { first += 1 }
+        for (index, time) in sorted.enumerated() {
+            while sorted[first] <= time - window { first += 1 }
             most = max(most, index - first + 1)
         }
         return most

@@ -7,13 +7,18 @@ import Testing
 /// `read_head(tls)` (the bytes read up to the end of the first request's head; empty when the
 /// connection closed first), and `socket`, `ssl`, `sys` and `time` imported; what it prints
 /// goes to ``lines()``.
+///
+/// It runs under the same watchdog as nginx and tinyproxy (``WatchedServer``): when the test
+/// process is gone, killed or interrupted, the server ends too (issue #24: five of them were
+/// still listening after an interrupted suite).
 final class PythonTLSServer {
     let port: Int
     private let directory: URL
     private let process: SpawnedProcess
     private let log: URL
 
-    init(_ body: String) throws {
+    /// Starts the server; `parent` is the process whose end ends it (the test process).
+    init(_ body: String, parent: pid_t = getpid()) throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("aasa-python-tls-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -42,24 +47,26 @@ final class PythonTLSServer {
 
             """#
         try Data((prelude + body).utf8).write(to: script)
-        log = directory.appendingPathComponent("server.log")
+        let log = directory.appendingPathComponent("server.log")
+        self.log = log
         let python = Executables.onPath("python3", otherwise: "/usr/bin/python3").path
-        process = try SpawnedProcess(
-            python, [script.path, chain.path, TestPaths.cert("leaf-wildcard.key")], output: log.path)
-        var port: Int?
-        let deadline = Date().addingTimeInterval(10)
-        while port == nil, Date() < deadline, process.isRunning {
-            port = Self.read(log).first.flatMap { $0.hasPrefix("port ") ? Int($0.dropFirst(5)) : nil }
-            if port == nil { usleep(20_000) }
-        }
-        guard let port else {
-            let output = Self.read(log)
-            process.stop()
+        func port() -> Int? { Self.read(log).first.flatMap { $0.hasPrefix("port ") ? Int($0.dropFirst(5)) : nil } }
+        do {
+            process = try WatchedServer.start(
+                "python-tls", command: #""$1" "$2" "$3" "$4""#,
+                arguments: [python, script.path, chain.path, TestPaths.cert("leaf-wildcard.key")], output: log,
+                parent: parent, waitingFor: "print its port"
+            ) { port() != nil }
+        } catch {
             try? FileManager.default.removeItem(at: directory)
-            throw NginxServer.ServerError("the Python TLS server did not start: \(output)")
+            throw error
         }
+        guard let port = port() else { throw NginxServer.ServerError("the Python TLS server printed no port") }
         self.port = port
     }
+
+    /// The pid of the watchdog that runs the server (for a test of the watchdog itself).
+    var watchdog: pid_t { process.pid }
 
     /// What the script printed, after its `port` line.
     func lines() -> [String] { Array(Self.read(log).dropFirst()) }

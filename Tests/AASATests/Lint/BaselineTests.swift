@@ -98,4 +98,78 @@ struct BaselineTests {
         let baseline = try Baseline(json: Data(text.utf8))
         #expect(baseline.entries.count == 1 && baseline.entries[0].count == 1)
     }
+
+    /// A baseline entry as its file holds it, with `count`.
+    static func entryJSON(fingerprint: String, file: String = "a.json", count: String) -> String {
+        #"{"count": \#(count), "file": "\#(file)", "fingerprint": "\#(fingerprint)", "message": "m", "rule": "empty-appid"}"#
+    }
+
+    /// Issue #24: counts whose sum passes Int.max ended `aasa lint --baseline` with SIGILL (the
+    /// merge of two entries of one fingerprint, and the sum over files not linted).
+    @Test("counts that add up past Int.max: a format error, and no sum of counts traps")
+    func countsPastIntMax() throws {
+        let fingerprint = "v1:" + String(repeating: "a", count: 32)
+        let other = "v1:" + String(repeating: "b", count: 32)
+        for (first, second) in [(fingerprint, fingerprint), (fingerprint, other)] {
+            let json =
+                #"{"schemaVersion": 1, "findings": ["#
+                + Self.entryJSON(fingerprint: first, count: String(Int.max)) + ", "
+                + Self.entryJSON(fingerprint: second, file: "b.json", count: "1") + "]}"
+            let error = #expect(throws: Baseline.FormatError.self) { try Baseline(json: Data(json.utf8)) }
+            #expect(error?.message == "findings: the counts add up to more than \(Int.max)")
+        }
+        // Exactly Int.max in all is a baseline.
+        let exact =
+            #"{"schemaVersion": 1, "findings": ["#
+            + Self.entryJSON(fingerprint: fingerprint, count: String(Int.max - 1)) + ", "
+            + Self.entryJSON(fingerprint: other, file: "b.json", count: "1") + "]}"
+        #expect(try Baseline(json: Data(exact.utf8)).unchecked(linted: []) == Int.max)
+        // Built in code, the counts are capped where they would overflow, never trapped on.
+        let big = [
+            Baseline.Entry(
+                fingerprint: FindingFingerprint(value: fingerprint), rule: .emptyAppID, file: "a.json", message: "m",
+                count: Int.max),
+            Baseline.Entry(
+                fingerprint: FindingFingerprint(value: fingerprint), rule: .emptyAppID, file: "a.json", message: "m",
+                count: Int.max),
+            Baseline.Entry(
+                fingerprint: FindingFingerprint(value: other), rule: .emptyAppID, file: "b.json", message: "m",
+                count: Int.max),
+        ]
+        let capped = Baseline(entries: big)
+        #expect(capped.entries.map(\.count) == [Int.max, Int.max])
+        #expect(capped.unchecked(linted: []) == Int.max)
+        #expect(Baseline.cappedSum(Int.max, 1) == Int.max && Baseline.cappedSum(2, 3) == 5)
+    }
+
+    /// Issue #24, the guarantee at its edge: a `duplicate-appid` message quotes where the first
+    /// occurrence is, array indices included (`at $.applinks.details[0].appIDs[0], line 4,
+    /// column 21`). An entry inserted before both moves every index and line in that text; the
+    /// baseline written before the edit must still accept the finding after it.
+    @Test("a finding whose message quotes array indices is still accepted after an entry is inserted before it")
+    func indicesInTheMessage() throws {
+        func document(inserting extra: String) -> Data {
+            Data(
+                """
+                {"applinks": {"details": [\(extra)
+                  {"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/a/*"}]},
+                  {"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/b/*"}]}
+                ]}}
+                """.utf8)
+        }
+        let before = Linter.lint(document(inserting: "")).diagnostics
+        let after = Linter.lint(
+            document(
+                inserting: "\n" + #"  {"appIDs": ["ABCDE12345.com.example.other"], "components": [{"/": "/c/*"}]},"#)
+        ).diagnostics
+        let duplicate = try #require(before.first { $0.rule == .duplicateAppID }, "\(before.map(\.rule))")
+        let moved = try #require(after.first { $0.rule == .duplicateAppID }, "\(after.map(\.rule))")
+        // The messages differ in the indices and the line they quote: the edit is what it says.
+        #expect(duplicate.message.contains("details[0]") && moved.message.contains("details[1]"))
+        #expect(duplicate.message != moved.message)
+        let baseline = try Baseline(findings: before.map { ("a.json", $0) })
+        let match = try baseline.match(after, path: "a.json")
+        #expect(!match.new.contains { $0.rule == .duplicateAppID }, "\(match.new.map(\.message))")
+        #expect(match.stale.isEmpty, "\(match.stale.map(\.message))")
+    }
 }

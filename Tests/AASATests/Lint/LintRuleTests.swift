@@ -857,6 +857,27 @@ struct LintRuleTests {
         #expect(diagnostics == report.diagnostics.filter { $0.rule != .byteOrderMark })
         #expect(try Linter.lint(document: AASADocument(json: Data(LintFixtures.clean.utf8))).isEmpty)
     }
+
+    /// Issue #24: `duplicate-key` searches objects of up to 16 members directly and larger ones
+    /// through a dictionary. At and around that boundary, a key given three times is found
+    /// twice, each repeat pointing at the first occurrence (one member per line: line 2 + its
+    /// index), and a key repeated last is found too.
+    @Test("duplicate keys are found in objects of 15, 16, 17 and 40 members", arguments: [15, 16, 17, 40])
+    func duplicateKeysInLargeObjects(members: Int) throws {
+        // k0 at index 0, 5 and members - 2; k1 at index 1 and members - 1; the rest distinct.
+        var keys = (0..<members).map { "k\($0)" }
+        keys[5] = "k0"
+        keys[members - 2] = "k0"
+        keys[members - 1] = "k1"
+        let lines = keys.map { #"  "\#($0)": 1"# }.joined(separator: ",\n")
+        let data = Data("{\"applinks\": {\"details\": [{\"x\": {\n\(lines)\n}}]}}\n".utf8)
+        let found = Linter.lint(data).diagnostics.filter { $0.rule == .duplicateKey }
+        try #require(found.count == 3, "\(members) members: \(found.map(\.message))")
+        #expect(found.map(\.location.line) == [2 + 5, 2 + members - 2, 2 + members - 1], "\(members) members")
+        #expect(found[0].message.contains("first at line 2, column 3"), "\(found[0].message)")
+        #expect(found[1].message.contains("first at line 2, column 3"), "\(found[1].message)")
+        #expect(found[2].message.contains("first at line 3, column 3"), "\(found[2].message)")
+    }
 }
 
 @Suite("Lint: docs/rules.md")

@@ -133,7 +133,10 @@ struct OpenSSLOutputVerificationTests {
             let both = try signTwice(second: "leaf-untrusted", in: scratch)
             let result = try PKI.verifier().verify(both)
             result.expect("untrusted")
-            guard case .untrusted(_, let certificate, _) = result.verdict else { return }
+            guard case .untrusted(_, let certificate, _) = result.verdict else {
+                Issue.record("unexpected verdict \(result.verdict)")
+                return
+            }
             #expect(certificate?.serialNumber == "9001")
         }
     }

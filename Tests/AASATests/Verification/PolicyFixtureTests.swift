@@ -402,7 +402,10 @@ struct PolicyFixtureTests {
         let result = verifier.verifyChain(certificates)
         #expect(result.verdict.code == (valid ? "valid" : "expiring-soon"), "\(result.verdict)")
         if !valid {
-            guard case .expiringSoon(let required, let certificate) = result.verdict else { return }
+            guard case .expiringSoon(let required, let certificate) = result.verdict else {
+                Issue.record("unexpected verdict \(result.verdict)")
+                return
+            }
             #expect(required == days)
             #expect(certificate.notAfter == Times.january2030)
         }

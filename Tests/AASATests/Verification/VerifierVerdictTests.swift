@@ -348,7 +348,10 @@ struct VerifierVerdictTests {
     func rejectsUntrustedRoot() throws {
         let result = try verifier().verify(signed(by: "leaf-untrusted", withChain: false))
         result.expect("untrusted")
-        guard case .untrusted(_, let certificate, let depth) = result.verdict else { return }
+        guard case .untrusted(_, let certificate, let depth) = result.verdict else {
+            Issue.record("unexpected verdict \(result.verdict)")
+            return
+        }
         #expect(depth == 0)
         #expect(certificate?.serialNumber == "9001")
         #expect(result.signers.first?.serialNumber == "9001")
@@ -367,7 +370,10 @@ struct VerifierVerdictTests {
     func rejectsMissingIntermediate() throws {
         let result = try verifier().verify(signed(by: "leaf-rsa", withChain: false))
         result.expect("untrusted", reasonContains: "issuer")
-        guard case .untrusted(_, let certificate, let depth) = result.verdict else { return }
+        guard case .untrusted(_, let certificate, let depth) = result.verdict else {
+            Issue.record("unexpected verdict \(result.verdict)")
+            return
+        }
         #expect(depth == 0)
         #expect(certificate?.serialNumber == "3001")
     }
@@ -465,7 +471,10 @@ struct VerifierVerdictTests {
         for time in [Times.y2025, nil] as [Date?] {
             let result = try verifier(VerificationOptions(time: time)).verify(signed(by: "leaf-expired"))
             result.expect("expired", reasonContains: "2016-01-01T00:00:00Z")
-            guard case .expired(let certificate, let depth) = result.verdict else { continue }
+            guard case .expired(let certificate, let depth) = result.verdict else {
+                Issue.record("unexpected verdict \(result.verdict)")
+                continue
+            }
             #expect(depth == 0)
             #expect(certificate.serialNumber == "3005")
         }
@@ -482,7 +491,10 @@ struct VerifierVerdictTests {
     func rejectsNotYetValidSigner() throws {
         let result = try verifier().verify(signed(by: "leaf-not-yet-valid"))
         result.expect("not-yet-valid", reasonContains: "2090-01-01T00:00:00Z")
-        guard case .notYetValid(let certificate, let depth) = result.verdict else { return }
+        guard case .notYetValid(let certificate, let depth) = result.verdict else {
+            Issue.record("unexpected verdict \(result.verdict)")
+            return
+        }
         #expect(depth == 0)
         #expect(certificate.serialNumber == "3006")
         // ...and valid once its time has come.
@@ -502,7 +514,10 @@ struct VerifierVerdictTests {
     func rejectsClientAuthForServer() throws {
         let result = try verifier().verify(signed(by: "leaf-client-auth"))
         result.expect("wrong-purpose", reasonContains: "clientAuth")
-        guard case .wrongPurpose(let purpose, let certificate, let depth) = result.verdict else { return }
+        guard case .wrongPurpose(let purpose, let certificate, let depth) = result.verdict else {
+            Issue.record("unexpected verdict \(result.verdict)")
+            return
+        }
         #expect(purpose == .sslServer)
         #expect(certificate.serialNumber == "3008")
         #expect(depth == 0)
@@ -513,7 +528,10 @@ struct VerifierVerdictTests {
         let result = try verifier(VerificationOptions(purpose: .smimeSign, time: Times.y2025)).verify(
             signed(by: "leaf-rsa"))
         result.expect("wrong-purpose", reasonContains: "smimesign")
-        guard case .wrongPurpose(let purpose, _, _) = result.verdict else { return }
+        guard case .wrongPurpose(let purpose, _, _) = result.verdict else {
+            Issue.record("unexpected verdict \(result.verdict)")
+            return
+        }
         #expect(purpose == .smimeSign)
     }
 
@@ -537,7 +555,10 @@ struct VerifierVerdictTests {
         let options = VerificationOptions(time: Times.y2025, hostname: "other.example.net")
         let result = try verifier(options).verify(signed(by: "leaf-rsa"))
         result.expect("host-mismatch", reasonContains: "other.example.net")
-        guard case .hostMismatch(let host, let certificate) = result.verdict else { return }
+        guard case .hostMismatch(let host, let certificate) = result.verdict else {
+            Issue.record("unexpected verdict \(result.verdict)")
+            return
+        }
         #expect(host == "other.example.net")
         #expect(certificate.serialNumber == "3001")
     }
@@ -575,7 +596,10 @@ struct VerifierVerdictTests {
         let options = VerificationOptions(time: Times.december2029, minimumDaysValid: 60)
         let result = try verifier(options).verify(signed(by: "leaf-short-lived"))
         result.expect("expiring-soon", reasonContains: "2030-01-01T00:00:00Z")
-        guard case .expiringSoon(let days, let certificate) = result.verdict else { return }
+        guard case .expiringSoon(let days, let certificate) = result.verdict else {
+            Issue.record("unexpected verdict \(result.verdict)")
+            return
+        }
         #expect(days == 60)
         #expect(certificate.serialNumber == "3007")
         #expect(certificate.notAfter == Times.january2030)
