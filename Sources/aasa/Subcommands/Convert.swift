@@ -166,7 +166,7 @@ extension AASACommand {
             let settings = Settings(
                 noVerify: noVerify, preserveFormat: preserveFormat, compact: compact, inPlace: inPlace,
                 announce: inPlace || outDirectory != nil, durable: jobs.count == 1 || inPlace,
-                noClobber: clobber.noClobber, limits: limits.values)
+                noClobber: clobber.noClobber, limits: limits.values, fetchIssuers: trust.fetchIssuers)
             frontend.run(
                 jobs, threads: batch.workerCount, output: { $0 },
                 work: { job in
@@ -220,6 +220,8 @@ extension AASACommand {
             /// Never replace an existing output (`--no-clobber`).
             var noClobber: Bool
             var limits: LimitOptions.Values
+            /// `--fetch-issuers` was on (the hint of a missing issuer says so).
+            var fetchIssuers = false
         }
 
         private func destination(for input: String, relative: String) -> String {
@@ -247,7 +249,8 @@ extension AASACommand {
                 outcome = try converter.convert(data, named: job.explicit)
             } catch {
                 throw CLIFailure(
-                    job.input, error.message,
+                    job.input,
+                    MissingIssuerHint.adding(to: error.message, code: error.code, fetching: settings.fetchIssuers),
                     status: error.isVerificationFailure ? ExitStatus.checkFailed : ExitStatus.badInput,
                     code: error.code)
             }
