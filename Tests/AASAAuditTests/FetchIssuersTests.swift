@@ -100,8 +100,21 @@ struct FetchIssuersTests {
         #expect(Self.fetchLines(result).count == 1, "\(result)")
     }
 
+    @Test("check fetches too: certificate-untrusted without it, not with it")
+    func check() throws {
+        let setup = try Setup()
+        let file = try setup.pki.signedFile(aia: "\(setup.base)/int.der", name: "checked")
+        let without = setup.aasa(["check", file] + setup.trust)
+        #expect(without.stdoutText.contains("certificate-untrusted"), "\(without)")
+        #expect(setup.server.requests().isEmpty)
+        let result = setup.aasa(["check", file, "--fetch-issuers"] + setup.trust)
+        #expect(!result.stdoutText.contains("certificate-untrusted"), "\(result)")
+        #expect(Self.fetchLines(result).count == 1, "\(result)")
+        #expect(setup.server.requests() == ["/int.der"])
+    }
+
     @Test(
-        "refused: a body over 64 KiB (Content-Length or not), a 404, no certificate, a redirect to file:, a ldap: URI",
+        "refused: a body over 64 KiB (Content-Length or not), a 404, no certificate, a redirect to file:",
         arguments: [
             ("/big.der", "refused: the body is over the 65536-byte limit (Content-Length 70000)"),
             ("/unsized-big.der", "refused: the body is over the 65536-byte limit ("),
