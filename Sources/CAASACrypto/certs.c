@@ -101,6 +101,34 @@ caasa_status caasa_certs_der(const caasa_certs *list, size_t index, caasa_buffer
     return status;
 }
 
+caasa_status caasa_certs_ca_issuer(const caasa_certs *list, size_t index, size_t position,
+                                   size_t *count_out, caasa_buffer *out) {
+    ERR_clear_error();
+    *count_out = 0;
+    X509 *cert = caasa_cert_at(list, index);
+    if (cert == NULL) return CAASA_ERR_INVALID_ARGUMENT;
+    AUTHORITY_INFO_ACCESS *access = X509_get_ext_d2i(cert, NID_info_access, NULL, NULL);
+    if (access == NULL) {
+        ERR_clear_error();  // absent, or unreadable: no URI either way
+        return CAASA_ERR_INVALID_ARGUMENT;
+    }
+    caasa_status status = CAASA_ERR_INVALID_ARGUMENT;
+    size_t count = 0;
+    for (int i = 0; i < sk_ACCESS_DESCRIPTION_num(access); i++) {
+        ACCESS_DESCRIPTION *description = sk_ACCESS_DESCRIPTION_value(access, i);
+        if (OBJ_obj2nid(description->method) != NID_ad_ca_issuers) continue;
+        if (description->location == NULL || description->location->type != GEN_URI) continue;
+        ASN1_IA5STRING *uri = description->location->d.uniformResourceIdentifier;
+        if (count == position) {
+            status = caasa_buffer_from_bytes(ASN1_STRING_get0_data(uri), (size_t)ASN1_STRING_length(uri), out);
+        }
+        count++;
+    }
+    AUTHORITY_INFO_ACCESS_free(access);
+    *count_out = count;
+    return status;
+}
+
 int caasa_certs_check_host(const caasa_certs *list, size_t index, const char *host) {
     ERR_clear_error();
     X509 *cert = caasa_cert_at(list, index);

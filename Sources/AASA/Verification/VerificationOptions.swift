@@ -39,6 +39,10 @@ public struct VerificationOptions: Sendable {
     /// Forensic work only (`--allow-weak-crypto`): what the verification policy refuses (MD2,
     /// MD4, MD5, RSA or DSA keys under 1,024 bits) becomes a warning. Never the default.
     public var allowWeakCrypto: Bool = false
+    /// Where to ask for an issuer certificate that the chain lacks (`--fetch-issuers`); nil
+    /// (the default) asks nowhere. What it gives is used as ``intermediates`` are: untrusted,
+    /// never an anchor. See ``IssuerSource``.
+    public var issuerSource: (any IssuerSource)? = nil
 
     public init(
         purpose: CertificatePurpose = .sslServer, time: Date? = nil, hostname: String? = nil,

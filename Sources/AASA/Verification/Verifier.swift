@@ -62,7 +62,7 @@ public struct Verifier: Sendable {
         return verify(message, kind: kind, at: options.time ?? Date())
     }
 
-    private func verify(_ message: SignedData, kind: FileKind, at checkedAt: Date) -> VerificationResult {
+    func verifyOnce(_ message: SignedData, kind: FileKind, at checkedAt: Date) -> VerificationResult {
         guard message.isSignedData else {
             return result(.notSigned("PKCS#7 \(message.contentInfoType), not SignedData"), kind, checkedAt)
         }

@@ -156,6 +156,14 @@ const void *_Nullable caasa_certs_identity(const caasa_certs *list, size_t index
 /// The DER encoding of `list[index]`.
 caasa_status caasa_certs_der(const caasa_certs *list, size_t index, caasa_buffer *out);
 
+/// The `position`-th caIssuers URI of `list[index]`'s authorityInfoAccess extension (RFC 5280
+/// §4.2.2.1), its bytes exactly as the certificate holds them (attacker-controlled: check and
+/// escape them before any use). `*count_out` is always set to the number of caIssuers URIs (0
+/// when the extension is absent or unreadable); the buffer is filled only when `position` is
+/// below it, else `CAASA_ERR_INVALID_ARGUMENT`.
+caasa_status caasa_certs_ca_issuer(const caasa_certs *list, size_t index, size_t position,
+                                   size_t *count_out, caasa_buffer *out);
+
 /// 1 when `list[index]` is valid for `host` as TLS checks it (subjectAltName dNSName only,
 /// wildcards in the left-most label only), 0 when not, -1 on error.
 int caasa_certs_check_host(const caasa_certs *list, size_t index, const char *host);

@@ -1,4 +1,5 @@
 import AASA
+import AASAAudit
 import ArgumentParser
 import Foundation
 
@@ -42,8 +43,28 @@ struct TrustOptions: ParsableArguments {
         help: "Forensic use only: accept MD2/MD4/MD5 and RSA/DSA keys under 1024 bits (each one still reported).")
     var allowWeakCrypto = false
 
+    @Flag(
+        name: .customLong("fetch-issuers"),
+        help: ArgumentHelp(
+            "When the chain lacks an issuer, fetch it from the certificate's caIssuers URL (http or https; used only as an untrusted intermediate; one line on standard error per fetch)."
+        ))
+    var fetchIssuers = false
+
+    @Option(
+        name: .customLong("fetch-timeout"),
+        help: ArgumentHelp(
+            "With --fetch-issuers: the time limit of each fetch, redirects included (default 10).",
+            valueName: "seconds"))
+    var fetchTimeout: Double?
+
     func validate() throws {
         try TimeArgument.validate(atTime)
+        if let fetchTimeout {
+            guard fetchIssuers else { throw ValidationError("--fetch-timeout needs --fetch-issuers") }
+            guard fetchTimeout > 0, fetchTimeout <= 600 else {
+                throw ValidationError("--fetch-timeout must be more than 0 and at most 600 seconds")
+            }
+        }
         if let minDaysValid, minDaysValid < 0 { throw ValidationError("--min-days-valid must be 0 or more") }
         if let domain, domain.isEmpty || domain.contains("/") || domain.contains(" ") {
             throw ValidationError("--domain '\(domain)' is not a host name")
@@ -78,6 +99,7 @@ struct TrustOptions: ParsableArguments {
             minimumDaysValid: minDaysValid, allowPartialChain: partialChain, intermediates: intermediates,
             limits: limits)
         options.allowWeakCrypto = allowWeakCrypto
+        if fetchIssuers { options.issuerSource = Self.issuerFetcher(timeout: fetchTimeout) }
         if allowWeakCrypto {
             Diagnostics.emit(
                 "--allow-weak-crypto", .warning,
@@ -87,6 +109,17 @@ struct TrustOptions: ParsableArguments {
         return Verifier(trust: store, options: options)
     }
 
+}
+
+extension TrustOptions {
+    /// The fetcher behind `--fetch-issuers`: one for the whole run (so one fetch per URL for a
+    /// batch), each fetch reported on standard error as one line, its URL escaped.
+    static func issuerFetcher(timeout: Double?) -> AIAIssuerFetcher {
+        AIAIssuerFetcher(timeout: timeout ?? AIAIssuerFetcher.defaultTimeout) { fetch in
+            let severity: Diagnostics.Severity = fetch.certificates.isEmpty ? .warning : .note
+            Diagnostics.emit("--fetch-issuers", severity, fetch.summary)
+        }
+    }
 }
 
 extension CertificatePurpose: ExpressibleByArgument {}

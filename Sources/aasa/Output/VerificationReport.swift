@@ -146,9 +146,11 @@ enum TextReport {
             ]
         case .missing(let issuer):
             return [
-                "  next step:  the file embeds no certificate of its issuer, \"\(issuer)\": get it from an",
-                "              independent source (a certificate-transparency log, an old CA bundle) as issuer.pem, then",
-                "              check the file as of its signing time:",
+                "  next step:  the file embeds no certificate of its issuer, \"\(issuer)\": give it as an",
+                "              untrusted intermediate with --intermediates FILE, or fetch it from the certificate's",
+                "              caIssuers URL with --fetch-issuers; to check the file as of its signing time, get it",
+                "              from an independent source (a certificate-transparency log, an old CA bundle) as",
+                "              issuer.pem, then:",
                 "    aasa verify \(file) --ca-file issuer.pem --no-system-roots --partial-chain --at \(at)",
             ]
         }

@@ -169,7 +169,8 @@ extension AASACommand {
             let settings = Settings(
                 noVerify: noVerify, preserveFormat: preserveFormat, compact: compact, inPlace: inPlace,
                 announce: inPlace || outDirectory != nil, durable: jobs.count == 1 || inPlace,
-                noClobber: clobber.noClobber, outDirectory: outDirectory, limits: limits.values)
+                noClobber: clobber.noClobber, outDirectory: outDirectory, limits: limits.values,
+                fetchIssuers: trust.fetchIssuers)
             frontend.run(
                 jobs, threads: batch.workerCount, output: { $0 },
                 work: { job in
@@ -225,6 +226,8 @@ extension AASACommand {
             /// Where the outputs go, under their relative names (`--out-dir`).
             var outDirectory: String?
             var limits: LimitOptions.Values
+            /// `--fetch-issuers` was on (the hint of a missing issuer says so).
+            var fetchIssuers = false
         }
 
         private func destination(for input: String, relative: String) -> String {
@@ -264,7 +267,8 @@ extension AASACommand {
                 outcome = try converter.convert(data, named: job.explicit)
             } catch {
                 throw CLIFailure(
-                    job.input, error.message,
+                    job.input,
+                    MissingIssuerHint.adding(to: error.message, code: error.code, fetching: settings.fetchIssuers),
                     status: error.isVerificationFailure ? ExitStatus.checkFailed : ExitStatus.badInput,
                     code: error.code)
             }

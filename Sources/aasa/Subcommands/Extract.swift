@@ -104,6 +104,7 @@ extension AASACommand {
                         "the content is UNVERIFIED (--no-verify): its signature and signer were not checked")
                 } else {
                     let result = try trust.makeVerifier(limits: limits.library).verify(data)
+                    let fetching = trust.fetchIssuers
                     guard let verified = result.content else {
                         switch result.verdict {
                         case .notSigned where result.kind == .json:
@@ -114,7 +115,10 @@ extension AASACommand {
                         default: break
                         }
                         throw CLIFailure(
-                            file, "not extracted: \(result.verdict.reason ?? "not valid")",
+                            file,
+                            MissingIssuerHint.adding(
+                                to: "not extracted: \(result.verdict.reason ?? "not valid")", code: result.verdict.code,
+                                fetching: fetching),
                             status: ExitStatus.checkFailed,
                             code: result.verdict.code)
                     }
@@ -138,7 +142,7 @@ extension AASACommand {
                 if !noVerify { verifier = try trust.makeVerifier(limits: limits.library).forBatch() }
             }
             var frontend = BatchFrontend("extract", expansion)
-            let (lf, shared, noClobber) = (lf, verifier, clobber.noClobber)
+            let (lf, shared, noClobber, fetching) = (lf, verifier, clobber.noClobber, trust.fetchIssuers)
             frontend.run(Array(zip(items, destinations)), threads: batch.workerCount) { item, destination in
                 var output = BatchOutput()
                 do {
@@ -154,7 +158,11 @@ extension AASACommand {
                                 throw CLIFailure(item.path, "nothing to extract: \(detail)", code: result.verdict.code)
                             default:
                                 throw CLIFailure(
-                                    item.path, "not extracted: \(result.verdict.reason ?? "not valid")",
+                                    item.path,
+                                    MissingIssuerHint.adding(
+                                        to: "not extracted: \(result.verdict.reason ?? "not valid")",
+                                        code: result.verdict.code,
+                                        fetching: fetching),
                                     status: ExitStatus.checkFailed,
                                     code: result.verdict.code)
                             }

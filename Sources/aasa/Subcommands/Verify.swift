@@ -78,8 +78,11 @@ extension AASACommand {
                     try records.render(report, text: TextReport.verification(path: file, result: result)))
                 if !result.isValid {
                     throw CLIFailure(
-                        file, result.verdict.reason ?? "not valid", status: ExitStatus.checkFailed,
-                        code: result.verdict.code)
+                        file,
+                        MissingIssuerHint.adding(
+                            to: result.verdict.reason ?? "not valid", code: result.verdict.code,
+                            fetching: trust.fetchIssuers),
+                        status: ExitStatus.checkFailed, code: result.verdict.code)
                 }
             }
         }
@@ -98,6 +101,7 @@ extension AASACommand {
             var reports = ReportCollector(format.value, scope: .verify, rules: report, failOn: .error)
             expansion.failures.forEach { reports.unreadable($0) }
             let collects = reports.collects
+            let fetching = trust.fetchIssuers
             frontend.run(
                 threads: batch.workerCount, output: \.output,
                 work: { item -> (output: BatchOutput, subject: ReportSubject?) in
@@ -114,8 +118,11 @@ extension AASACommand {
                         if !result.isValid {
                             output.fail(
                                 CLIFailure(
-                                    item.path, result.verdict.reason ?? "not valid", status: ExitStatus.checkFailed,
-                                    code: result.verdict.code))
+                                    item.path,
+                                    MissingIssuerHint.adding(
+                                        to: result.verdict.reason ?? "not valid", code: result.verdict.code,
+                                        fetching: fetching),
+                                    status: ExitStatus.checkFailed, code: result.verdict.code))
                         }
                     } catch {
                         output.fail(CLIFailure(item.path, describing: error), outcome: "unreadable")
