@@ -39,6 +39,13 @@ public struct VerificationOptions: Sendable {
     /// Forensic work only (`--allow-weak-crypto`): what the verification policy refuses (MD2,
     /// MD4, MD5, RSA or DSA keys under 1,024 bits) becomes a warning. Never the default.
     public var allowWeakCrypto: Bool = false
+    /// Legacy files (`--historical`): when the chain fails today only for its trust or its dates,
+    /// check it against this store of roots through time, at a time when every certificate
+    /// was valid and the root trusted (the signed signingTime when it lies in that window, or
+    /// ``time``, which then also picks the store of that date). The answer is
+    /// ``VerificationVerdict/validThen(_:)``, never `valid`; the signature and the verification
+    /// policy are checked exactly as without it. Nil (the default): off.
+    public var historical: HistoricalTrustStore?
 
     public init(
         purpose: CertificatePurpose = .sslServer, time: Date? = nil, hostname: String? = nil,
