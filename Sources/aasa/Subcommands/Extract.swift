@@ -114,11 +114,12 @@ extension AASACommand {
                         default: break
                         }
                         throw CLIFailure(
-                            file, "not extracted: \(result.verdict.reason ?? "not valid")",
+                            file, "not extracted: \(result.refusal)",
                             status: ExitStatus.checkFailed,
                             code: result.verdict.code)
                     }
                     content = verified
+                    if let note = result.historicalNote { Diagnostics.emit(file, .note, note) }
                 }
                 if lf { content = LineEndingStyle.crlfToLF(content) }
                 try OutputFile.write(content, to: output, noClobber: clobber.noClobber)
@@ -154,12 +155,13 @@ extension AASACommand {
                                 throw CLIFailure(item.path, "nothing to extract: \(detail)", code: result.verdict.code)
                             default:
                                 throw CLIFailure(
-                                    item.path, "not extracted: \(result.verdict.reason ?? "not valid")",
+                                    item.path, "not extracted: \(result.refusal)",
                                     status: ExitStatus.checkFailed,
                                     code: result.verdict.code)
                             }
                         }
                         content = verified
+                        if let note = result.historicalNote { output.emit(item.path, .note, note) }
                     } else {
                         content = try Self.unverifiedContent(of: data, path: item.path, limits: limits.library)
                         output.emit(
