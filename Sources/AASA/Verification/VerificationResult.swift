@@ -33,10 +33,15 @@ public struct VerificationResult: Sendable {
     /// verdict is then valid-then or the refusal of that check.
     public var historicalChecked = false
 
-    /// Whether the chain fails today in a way the historical mode looks past (untrusted, expired,
-    /// not yet valid) and the mode was not used: a refusal then names it.
+    /// Whether the file looks legacy (a certificate of its chain has expired) and fails today in
+    /// a way the historical mode looks past (untrusted, expired, not yet valid), and the mode was
+    /// not used: a refusal then names it.
     public var suggestsHistoricalMode: Bool {
-        !historicalChecked && Verifier.historicalModeApplies(to: verdict)
+        guard !historicalChecked, Verifier.historicalModeApplies(to: verdict) else { return false }
+        return ([verdict] + chainProblems).contains { problem in
+            if case .expired = problem { return true }
+            return false
+        }
     }
 
     /// Whether the file is valid.

@@ -82,7 +82,7 @@ extension AASACommand {
                     try records.render(report, text: TextReport.verification(path: file, result: result)))
                 if !result.isAccepted {
                     throw CLIFailure(
-                        file, result.verdict.reason ?? "not valid", status: ExitStatus.checkFailed,
+                        file, result.refusal, status: ExitStatus.checkFailed,
                         code: result.verdict.code)
                 }
             }
@@ -118,7 +118,7 @@ extension AASACommand {
                         if !result.isAccepted {
                             output.fail(
                                 CLIFailure(
-                                    item.path, result.verdict.reason ?? "not valid", status: ExitStatus.checkFailed,
+                                    item.path, result.refusal, status: ExitStatus.checkFailed,
                                     code: result.verdict.code))
                         }
                     } catch {
