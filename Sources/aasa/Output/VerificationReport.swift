@@ -191,8 +191,9 @@ enum TextReport {
         }
         if result.suggestsHistoricalMode {
             let file = path == "-" ? "FILE" : ShellWord.quoted(path)
-            lines.append("  legacy file? check it as it was when signed, against Mozilla's root store of the time:")
-            lines.append("    aasa verify \(file) --historical")
+            lines.append(
+                "  legacy file? check it as it was when signed (Mozilla's root store of the time): aasa verify \(file) --historical"
+            )
         }
         if let check = SigningTimeCheck(result) { lines += nextStep(check, path: path) }
         return lines
