@@ -53,6 +53,10 @@ public struct AuditConfiguration: Sendable {
     public static var rateRange: ClosedRange<Double> { RequestPacer.rates }
     /// Domains in flight at one IP address at most (`--max-per-address`; nil: no cap).
     public var maximumPerAddress: Int?
+    /// Legacy signed files (`--historical`): check a served file's signer chain as it was when
+    /// signed, against this store of roots through time (``VerificationOptions/historical``).
+    /// The TLS chain is never checked so. Nil (the default): off.
+    public var historical: HistoricalTrustStore?
 
     public init(
         trust: TrustConfiguration = TrustConfiguration(), checkTime: Date? = nil, timeout: TimeInterval = 10,

@@ -83,11 +83,10 @@ public final class Auditor: Sendable {
             resolver.shutdown()
             throw SetupError(description: "cannot set up TLS: \(error)")
         }
-        signatureVerifier = Verifier(
-            trust: trust,
-            options: VerificationOptions(
-                purpose: .sslServer, time: configuration.checkTime, limits: configuration.limits),
-            chainCache: ChainCache())
+        var signatureOptions = VerificationOptions(
+            purpose: .sslServer, time: configuration.checkTime, limits: configuration.limits)
+        signatureOptions.historical = configuration.historical
+        signatureVerifier = Verifier(trust: trust, options: signatureOptions, chainCache: ChainCache())
     }
 
     /// Stops the event loops and the thread pool. Call it once, outside any event loop.

@@ -70,7 +70,9 @@ struct CheckCommandTests {
             lines.contains(
                 "      effect:       A device that checks the signature rejects the file; the content was not altered."),
             "\(result)")
-        #expect(lines.contains { $0.contains("`aasa verify \(file)`") }, "the next step names the file: \(result)")
+        #expect(
+            lines.contains { $0.contains("`aasa verify \(file) --historical`") },
+            "the next step names the file and the historical mode: \(result)")
         #expect(lines.contains { $0.hasPrefix("  - [signed-file] ") })
         #expect(result.stdoutText.contains("Findings: 1 error, 0 warnings, 4 deprecations, 0 info"), "\(result)")
         // The report is the only output: no diagnostic line on stderr (unlike verify).

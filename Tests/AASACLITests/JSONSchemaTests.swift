@@ -52,6 +52,7 @@ import Testing
     static let cases: [Case] = {
         let trust = Fixture.testTrust
         let batch = ["signed.p7m", "expired.p7m", "untrusted.p7m", "legacy.json", "missing.p7m"]
+        let artsy = CLI.realSigned("artsy_artsy-eigen-web-association_aasa-20150915-a.p7m")
         return [
             // verify: one file (valid, untrusted), a batch with every verdict and an unreadable file
             Case(
@@ -102,6 +103,10 @@ import Testing
             Case(schema: "check", args: ["check", "broken.json", "--format", "json"], status: 1, top: .object),
             Case(schema: "check", args: ["check", "signed.p7m", "--format", "json"] + trust, status: 0, top: .object),
             Case(schema: "check", args: ["check", "expired.p7m", "--format", "json"] + trust, status: 1, top: .object),
+            // --historical: valid-then (its `historical` object), in verify and check
+            Case(
+                schema: "verify", args: ["verify", artsy, "--historical", "--format", "json"], status: 0, top: .object),
+            Case(schema: "check", args: ["check", artsy, "--historical", "--format", "json"], status: 0, top: .object),
             // inspect: signed, plain
             Case(schema: "inspect", args: ["inspect", "signed.p7m", "--format", "json"], status: 0, top: .object),
             Case(schema: "inspect", args: ["inspect", "legacy.json", "--format", "json"], status: 0, top: .object),
@@ -153,7 +158,7 @@ import Testing
     }
 
     @Test func everyOutputValidatesAgainstItsSchema() throws {
-        #expect(Self.cases.count == 29)
+        #expect(Self.cases.count == 31)
         try withTemporaryDirectory { directory in
             try Self.fixtures(in: directory)
             var validated = 0

@@ -128,6 +128,11 @@ public struct DeprecationReport: Sendable, Codable {
             return (hostRule, "the signature is intact, but \(reason)")
         case .weakAlgorithm:
             return (weakSignatureRule, "the verification policy refuses the signature: \(reason)")
+        case .validThen:
+            return (
+                expiredRule,
+                "the signature is intact and was \(reason). It fails today only because of time: a device that checks the signature now (iOS 8 required a signed file, for Handoff and shared web credentials) rejects it; from iOS 9 a plain JSON file served over HTTPS is enough, so serve the JSON unsigned"
+            )
         case .valid, .notSigned, .malformed, .tampered, .unsupportedAlgorithm, .unsupportedCMS, .signerNotFound:
             return (signatureRule, "the signature does not verify (\(verdict.code)): \(reason)")
         }
@@ -145,8 +150,11 @@ public struct DeprecationReport: Sendable, Codable {
                 valid: verification.isValid, verdict: verification.verdict.code, reason: verification.verdict.reason,
                 signer: verification.signers.first?.subject, signerNotAfter: verification.signers.first?.notAfter)
             if !verification.isValid {
+                // valid-then (`--historical`, asked for): the chain fails today only because of
+                // time, which is a warning, not a broken file.
                 let finding = Self.finding(for: verification.verdict)
-                diagnostics.insert(Diagnostic(finding.rule, finding.message, at: .file, severity: .error), at: 0)
+                let severity: Severity = verification.verdict.isValidThen ? .warning : .error
+                diagnostics.insert(Diagnostic(finding.rule, finding.message, at: .file, severity: severity), at: 0)
             }
             for warning in verification.warnings {
                 diagnostics.append(Diagnostic(Self.weakSignatureRule, warning.message, at: .file, severity: .warning))

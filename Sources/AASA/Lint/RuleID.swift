@@ -108,7 +108,7 @@ public enum RuleCatalogue {
                 title: "The signature is intact, but its certificate chain does not reach a trusted root.",
                 neededBy: "A device that checks the signature rejects the file; the content was not altered.",
                 nextStep:
-                    "See the chain's problems and the commands to check it as of its signing time: `aasa verify FILE`. Then serve the JSON unsigned (`aasa extract FILE --no-verify --lf -o apple-app-site-association`)."
+                    "Check it as it was when signed, against Mozilla's root store of the time: `aasa verify FILE --historical` (valid-then: only time fails it). Then serve the JSON unsigned (`aasa convert FILE --historical -o apple-app-site-association`)."
             )),
         Entry(
             id: DeprecationReport.expiredRule, severity: .error,
@@ -117,7 +117,7 @@ public enum RuleCatalogue {
                 title: "The signature is intact, but a certificate of its chain has expired.",
                 neededBy: "A device that checks the signature rejects the file; the content was not altered.",
                 nextStep:
-                    "See the dates and the command to check it as of its signing time: `aasa verify FILE`. Then serve the JSON unsigned (`aasa extract FILE --no-verify --lf -o apple-app-site-association`)."
+                    "Check it as it was when signed, against Mozilla's root store of the time: `aasa verify FILE --historical` (valid-then: only time fails it). Then serve the JSON unsigned (`aasa convert FILE --historical -o apple-app-site-association`)."
             )),
         Entry(
             id: DeprecationReport.notYetValidRule, severity: .error,

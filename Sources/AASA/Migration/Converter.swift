@@ -100,11 +100,16 @@ public struct Converter: Sendable {
                     default:
                         throw Failure(
                             isVerificationFailure: true, code: result.verdict.code,
-                            message: "not converted: \(result.verdict.reason ?? "not valid"); nothing written")
+                            message: "not converted: \(result.refusal); nothing written")
                     }
                 }
                 content = checked
-                source = "\(detection.kind.rawValue), verified"
+                if let note = result.historicalNote {
+                    notes.append(Note(level: .note, message: note))
+                    source = "\(detection.kind.rawValue), valid when signed (--historical)"
+                } else {
+                    source = "\(detection.kind.rawValue), verified"
+                }
             } else {
                 guard let message = file.message, !message.signerInfos.isEmpty, message.hasContent else {
                     throw failure("nothing to convert: a signed file with no embedded content or no signer")

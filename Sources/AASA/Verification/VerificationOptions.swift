@@ -43,6 +43,13 @@ public struct VerificationOptions: Sendable {
     /// (the default) asks nowhere. What it gives is used as ``intermediates`` are: untrusted,
     /// never an anchor. See ``IssuerSource``.
     public var issuerSource: (any IssuerSource)? = nil
+    /// Legacy files (`--historical`): when the chain fails today only for its trust or its dates,
+    /// check it against this store of roots through time, at a time when every certificate
+    /// was valid and the root trusted (the signed signingTime when it lies in that window, or
+    /// ``time``, which then also picks the store of that date). The answer is
+    /// ``VerificationVerdict/validThen(_:)``, never `valid`; the signature and the verification
+    /// policy are checked exactly as without it. Nil (the default): off.
+    public var historical: HistoricalTrustStore?
 
     public init(
         purpose: CertificatePurpose = .sslServer, time: Date? = nil, hostname: String? = nil,

@@ -14,7 +14,8 @@ public struct VerificationResult: Sendable {
     public let signers: [CertificateInfo]
     /// The chain as built for the first signer, signer first (also when it failed).
     public let chain: [CertificateInfo]
-    /// The content exactly as embedded, and *only* when the verdict is valid.
+    /// The content exactly as embedded, and *only* when the verdict is valid or, when asked for
+    /// with ``VerificationOptions/historical``, valid-then.
     public let content: Data?
     /// What the verification policy accepted with a warning (SHA-1, RSA or DSA keys under
     /// 2,048 bits, or anything weak allowed by ``VerificationOptions/allowWeakCrypto``), as far
@@ -28,6 +29,25 @@ public struct VerificationResult: Sendable {
     /// so, and `--certificate N` picks one).
     public var embeddedCertificates: [CertificateInfo] = []
 
+    /// Whether the historical mode (``VerificationOptions/historical``) checked the chain: the
+    /// verdict is then valid-then or the refusal of that check.
+    public var historicalChecked = false
+
+    /// Whether the file looks legacy (a certificate of its chain has expired) and fails today in
+    /// a way the historical mode looks past (untrusted, expired, not yet valid), and the mode was
+    /// not used: a refusal then names it.
+    public var suggestsHistoricalMode: Bool {
+        guard !historicalChecked, Verifier.historicalModeApplies(to: verdict) else { return false }
+        return ([verdict] + chainProblems).contains { problem in
+            if case .expired = problem { return true }
+            return false
+        }
+    }
+
     /// Whether the file is valid.
     public var isValid: Bool { verdict.isValid }
+
+    /// Whether the content may be used: valid, or valid-then (only ever given when the
+    /// historical mode was asked for).
+    public var isAccepted: Bool { verdict.isValid || verdict.isValidThen }
 }

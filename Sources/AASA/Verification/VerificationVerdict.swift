@@ -37,13 +37,25 @@ public enum VerificationVerdict: Sendable, Equatable {
     case hostMismatch(host: String, certificate: CertificateInfo)
     /// Everything holds, but a certificate expires within the required number of days.
     case expiringSoon(days: Int, certificate: CertificateInfo)
+    /// Only with ``VerificationOptions/historical``: the signature is intact (checked exactly as
+    /// for ``valid``, the verification policy included) and the chain was valid under a root of
+    /// the historical store at a time inside the window it carries, but it fails today. Never
+    /// ``isValid``; ``isValidThen``.
+    case validThen(HistoricalValidity)
 
     /// Whether the file is valid.
     public var isValid: Bool { self == .valid }
 
+    /// Whether the file was valid when signed (``validThen(_:)``), though not today.
+    public var isValidThen: Bool {
+        if case .validThen = self { return true }
+        return false
+    }
+
     /// A stable machine-readable name: `valid`, `not-signed`, `malformed`, `tampered`,
     /// `unsupported-algorithm`, `unsupported-cms`, `weak-algorithm`, `signer-not-found`,
-    /// `untrusted`, `expired`, `not-yet-valid`, `wrong-purpose`, `host-mismatch`, `expiring-soon`.
+    /// `untrusted`, `expired`, `not-yet-valid`, `wrong-purpose`, `host-mismatch`, `expiring-soon`,
+    /// `valid-then`.
     public var code: String {
         switch self {
         case .valid: return "valid"
@@ -60,6 +72,7 @@ public enum VerificationVerdict: Sendable, Equatable {
         case .wrongPurpose, .signerKeyUsage: return "wrong-purpose"
         case .hostMismatch: return "host-mismatch"
         case .expiringSoon: return "expiring-soon"
+        case .validThen: return "valid-then"
         }
     }
 
@@ -96,6 +109,7 @@ public enum VerificationVerdict: Sendable, Equatable {
             return "the signer certificate is not valid for \(host) (it names \(names))"
         case .expiringSoon(let days, let certificate):
             return "\"\(certificate.subject)\" expires at \(when(certificate.notAfter)), within \(days) days"
+        case .validThen(let validity): return validity.summary
         }
     }
 }

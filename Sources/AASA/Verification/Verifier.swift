@@ -108,6 +108,22 @@ public struct Verifier: Sendable {
             if index == 0 { firstChain = check.chain }
             warnings += check.warnings
             if let verdict = check.failure {
+                if let store = options.historical, Self.historicalModeApplies(to: verdict) {
+                    // `--historical`: the same signatures, the chain as it was when signed.
+                    let historical = checkHistorically(
+                        against: store, message: message, signers: signature.signers,
+                        signerInfos: signature.signerInfos, untrusted: untrusted, today: verdict)
+                    var outcome = VerificationResult(
+                        verdict: historical.verdict, kind: kind, checkedAt: historical.checkedAt ?? checkedAt,
+                        signerInfos: message.signerInfos, signers: signature.signerInfos,
+                        chain: historical.chain.isEmpty ? firstChain : historical.chain,
+                        content: historical.verdict.isValidThen ? signature.content : nil,
+                        warnings: signature.warnings + historical.warnings)
+                    outcome.embeddedCertificates = message.certificates.map(\.info)
+                    outcome.historicalChecked = true
+                    if !historical.verdict.isValidThen { outcome.chainProblems = check.problems }
+                    return outcome
+                }
                 var failed = result(
                     verdict, kind, checkedAt, message, signers: signature.signerInfos, chain: firstChain,
                     warnings: warnings)
@@ -244,7 +260,7 @@ public struct Verifier: Sendable {
     /// even run (its verdict then says why).
     func checkChain(
         of signers: CertificateStack, index: Int, untrusted: CertificateStack, at checkedAt: Date,
-        requireDigitalSignature: Bool
+        requireDigitalSignature: Bool, anchors: TrustStore? = nil
     ) -> (
         failure: VerificationVerdict?, chain: [CertificateInfo], warnings: [PolicyFinding],
         problems: [VerificationVerdict], ran: Bool
@@ -258,7 +274,8 @@ public struct Verifier: Sendable {
                 host: host, partial_chain: options.allowPartialChain ? 1 : 0,
                 allow_weak: options.allowWeakCrypto ? 1 : 0,
                 require_digital_signature: requireDigitalSignature ? 1 : 0)
-            return caasa_verify_chain(trust.pointer, signers.pointer, index, untrusted.pointer, &params, &outcome)
+            return caasa_verify_chain(
+                (anchors ?? trust).pointer, signers.pointer, index, untrusted.pointer, &params, &outcome)
         }
         guard status == .CAASA_OK else {
             let error = AASAError.fromStatus(status, "cannot check the certificate chain")

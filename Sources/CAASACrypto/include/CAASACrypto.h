@@ -418,4 +418,8 @@ const char *caasa_openssl_version_built(void);
 
 #include "caasa_trust.h"
 
+// MARK: - The historical root store
+
+#include "caasa_history.h"
+
 #endif // CAASA_CRYPTO_H

@@ -38,6 +38,8 @@ struct TrustOptions: ParsableArguments {
     @Flag(name: .customLong("partial-chain"), help: "Accept a chain that ends at a trusted intermediate.")
     var partialChain = false
 
+    @OptionGroup var historical: HistoricalOptions
+
     @Flag(
         name: .customLong("allow-weak-crypto"),
         help: "Forensic use only: accept MD2/MD4/MD5 and RSA/DSA keys under 1024 bits (each one still reported).")
@@ -100,6 +102,7 @@ struct TrustOptions: ParsableArguments {
             limits: limits)
         options.allowWeakCrypto = allowWeakCrypto
         if fetchIssuers { options.issuerSource = Self.issuerFetcher(timeout: fetchTimeout) }
+        options.historical = try historical.store()
         if allowWeakCrypto {
             Diagnostics.emit(
                 "--allow-weak-crypto", .warning,
@@ -172,7 +175,8 @@ extension Verifier {
     /// built and checked once. Each file's signature is still checked.
     func forBatch() -> Verifier {
         var copy = self
-        if copy.options.time == nil {
+        // In the historical mode a time means `--at` (the store of that date), so none is fixed.
+        if copy.options.time == nil && copy.options.historical == nil {
             copy.options.time = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
         }
         copy.chainCache = ChainCache()

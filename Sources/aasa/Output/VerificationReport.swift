@@ -22,6 +22,68 @@ struct VerificationReport: Encodable {
     var warnings: [String]
     /// Every problem of a refused chain, the verdict's first: `{verdict, reason}`.
     var problems: [Problem]
+    /// valid-then (`--historical`): the window, the time used, the root, what fails today; null otherwise.
+    var historical: Historical?
+
+    struct Historical: Encodable {
+        var window: Window
+        var checkedAt: Date
+        var timeSource: String
+        var signingTime: Date?
+        var store: String
+        var root: Root
+        var failsToday: [String]
+
+        struct Window: Encodable {
+            var from: Date
+            var until: Date
+        }
+
+        struct Root: Encodable {
+            var subject: String
+            var sha256: String
+            var inStoreFrom: Date
+            var lastSeen: Date
+            var removedBy: Date?
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(subject, forKey: .subject)
+                try container.encode(sha256, forKey: .sha256)
+                try container.encode(inStoreFrom, forKey: .inStoreFrom)
+                try container.encode(lastSeen, forKey: .lastSeen)
+                try container.encode(removedBy, forKey: .removedBy)  // explicit null: still in
+            }
+
+            enum CodingKeys: String, CodingKey { case subject, sha256, inStoreFrom, lastSeen, removedBy }
+        }
+
+        init(_ validity: HistoricalValidity) {
+            window = Window(from: validity.window.lowerBound, until: validity.window.upperBound)
+            checkedAt = validity.checkedAt
+            timeSource = validity.timeSource.rawValue
+            signingTime = validity.signingTime
+            store = validity.store
+            root = Root(
+                subject: validity.root.subject, sha256: validity.root.sha256Fingerprint,
+                inStoreFrom: validity.rootPeriod.from, lastSeen: validity.rootPeriod.lastSeen,
+                removedBy: validity.rootPeriod.removedBy)
+            failsToday = validity.failsToday
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(window, forKey: .window)
+            try container.encode(checkedAt, forKey: .checkedAt)
+            try container.encode(timeSource, forKey: .timeSource)
+            try container.encode(signingTime, forKey: .signingTime)  // explicit null: none
+            try container.encode(store, forKey: .store)
+            try container.encode(root, forKey: .root)
+            try container.encode(failsToday, forKey: .failsToday)
+        }
+
+        enum CodingKeys: String, CodingKey { case window, checkedAt, timeSource, signingTime, store, root, failsToday }
+    }
 
     struct Problem: Encodable {
         var verdict: String
@@ -42,11 +104,12 @@ struct VerificationReport: Encodable {
         chain = result.chain
         warnings = result.warnings.map(\.message)
         problems = TextReport.problems(of: result).map { Problem(verdict: $0.code, reason: $0.reason ?? $0.code) }
+        if case .validThen(let validity) = result.verdict { historical = Historical(validity) }
     }
 
     enum CodingKeys: String, CodingKey {
         case path, valid, verdict, reason, kind, checkedAt, purpose, domain, signerInfos, signer, chain, warnings
-        case problems
+        case problems, historical
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -64,6 +127,7 @@ struct VerificationReport: Encodable {
         try container.encode(chain, forKey: .chain)
         try container.encode(warnings, forKey: .warnings)
         try container.encode(problems, forKey: .problems)
+        try container.encode(historical, forKey: .historical)  // explicit null unless valid-then
     }
 }
 
@@ -89,7 +153,7 @@ enum TextReport {
 
     /// Every problem of a refused chain, the verdict's first; empty when valid.
     static func problems(of result: VerificationResult) -> [VerificationVerdict] {
-        guard !result.isValid else { return [] }
+        guard !result.isAccepted else { return [] }
         var all = [result.verdict]
         for problem in result.chainProblems where !all.contains(problem) { all.append(problem) }
         return all
@@ -97,7 +161,11 @@ enum TextReport {
 
     static func verification(path: String, result: VerificationResult) -> [String] {
         var lines = ["\(Diagnostics.displayName(path)): \(result.verdict.code)"]
-        if let reason = result.verdict.reason { lines.append("  reason:     \(reason)") }
+        if case .validThen(let validity) = result.verdict {
+            lines += historical(validity)
+        } else if let reason = result.verdict.reason {
+            lines.append("  reason:     \(reason)")
+        }
         // Every problem of the chain, not only the first: untrusted *and* expired, with dates.
         let problems = problems(of: result)
         if problems.count > 1 {
@@ -121,7 +189,29 @@ enum TextReport {
             lines.append("  chain:")
             for (depth, info) in result.chain.enumerated() { lines.append("    \(depth) \(info.subject)") }
         }
+        if result.suggestsHistoricalMode {
+            let file = path == "-" ? "FILE" : ShellWord.quoted(path)
+            lines.append(
+                "  legacy file? check it as it was when signed (Mozilla's root store of the time): aasa verify \(file) --historical"
+            )
+        }
         if let check = SigningTimeCheck(result) { lines += nextStep(check, path: path) }
+        return lines
+    }
+
+    /// The lines of a valid-then verdict (`--historical`).
+    static func historical(_ validity: HistoricalValidity) -> [String] {
+        var lines = [
+            "  meaning:    valid when signed, not today: the signature is intact and the chain was valid under a root of \(validity.store)",
+            "  window:     \(date(validity.window.lowerBound)) .. \(date(validity.window.upperBound)) (every certificate valid, the root in the store)",
+            "  time used:  \(validity.timeDescription)",
+            "  root:       \(validity.root.subject)",
+            "              SHA-256 \(validity.root.sha256Fingerprint)",
+            "              in \(validity.store) \(validity.rootPeriodDescription)",
+        ]
+        for (index, reason) in validity.failsToday.enumerated() {
+            lines.append((index == 0 ? "  fails today: " : "              ") + reason)
+        }
         return lines
     }
 

@@ -110,6 +110,9 @@ extension AASACommand {
 
         /// `--max-input-size` here is another name for `--max-bytes`, the body cap; the URL
         /// length does not apply (no URL is matched).
+        @OptionGroup(title: "Legacy signed files")
+        var historical: HistoricalOptions
+
         @OptionGroup(title: "Limits")
         var limits: LimitOptions
 
@@ -171,7 +174,7 @@ extension AASACommand {
             try reportingFailures(path: "audit") { resolved = try rules.resolve() }
             try reportingFailures(path: largeScan.resume ?? "-") { log = try largeScan.openLog() }
             try reportingFailures(path: domainsFile ?? "-") {
-                let configuration = AuditConfiguration(
+                var configuration = AuditConfiguration(
                     trust: try anchors.trustConfiguration(),
                     checkTime: atTime.flatMap(TimeArgument.parse), timeout: timeout, retries: retries,
                     descriptorWait: timeout,
@@ -181,6 +184,7 @@ extension AASACommand {
                     cdnBaseURL: cdnBaseURL, userAgent: "aasa-audit/\(AASAVersion.number)",
                     resolverThreads: min(self.concurrency, 256), rate: politeness.rate,
                     maximumPerAddress: politeness.maximumPerAddress)
+                configuration.historical = try historical.store()
                 source = try DomainSource(arguments: domains, file: domainsFile)
                 source?.selection = largeScan.selection(log)
                 do {

@@ -117,12 +117,13 @@ extension AASACommand {
                         throw CLIFailure(
                             file,
                             MissingIssuerHint.adding(
-                                to: "not extracted: \(result.verdict.reason ?? "not valid")", code: result.verdict.code,
+                                to: "not extracted: \(result.refusal)", code: result.verdict.code,
                                 fetching: fetching),
                             status: ExitStatus.checkFailed,
                             code: result.verdict.code)
                     }
                     content = verified
+                    if let note = result.historicalNote { Diagnostics.emit(file, .note, note) }
                 }
                 if lf { content = LineEndingStyle.crlfToLF(content) }
                 try OutputFile.write(content, to: output, noClobber: clobber.noClobber)
@@ -160,14 +161,14 @@ extension AASACommand {
                                 throw CLIFailure(
                                     item.path,
                                     MissingIssuerHint.adding(
-                                        to: "not extracted: \(result.verdict.reason ?? "not valid")",
-                                        code: result.verdict.code,
+                                        to: "not extracted: \(result.refusal)", code: result.verdict.code,
                                         fetching: fetching),
                                     status: ExitStatus.checkFailed,
                                     code: result.verdict.code)
                             }
                         }
                         content = verified
+                        if let note = result.historicalNote { output.emit(item.path, .note, note) }
                     } else {
                         content = try Self.unverifiedContent(of: data, path: item.path, limits: limits.library)
                         output.emit(

@@ -9,7 +9,9 @@ extension AASACommand {
             _superCommandName: AASACommand.name,
             abstract: "Show the structure of a signed file: algorithms, signed attributes, certificates, content.",
             discussion: """
-                Nothing is verified: use verify for that. Plain JSON is described briefly.
+                Nothing is verified: use verify for that (except with --historical, which adds the
+                embedded chain checked against Mozilla's root store through time: valid-then with its
+                window and root, or why not). Plain JSON is described briefly.
                 Each SignerInfo and certificate gets a warning: line for what the verification
                 policy warns about (SHA-1, RSA or DSA keys under 2048 bits) and a refused: line
                 for what it refuses (MD5, keys under 1024 bits). A certificate the file includes
@@ -34,6 +36,9 @@ extension AASACommand {
                 valueName: "n"))
         var certificate: Int?
 
+        @OptionGroup(title: "Legacy signed files")
+        var historical: HistoricalOptions
+
         @OptionGroup(title: "Limits")
         var limits: LimitOptions
 
@@ -47,6 +52,17 @@ extension AASACommand {
             var signerInfos: [Described<SignerInfo>]
             var certificates: [Described<CertificateInfo>]
             var content: Content?
+            /// `--historical`: the embedded chain against Mozilla's root store through time
+            /// (trusting nothing today), `{verdict, reason}`; omitted without it.
+            var historical: Historical?
+
+            struct Historical: Encodable {
+                var verdict: String
+                var reason: String?
+                var lines: [String]
+
+                enum CodingKeys: String, CodingKey { case verdict, reason }
+            }
 
             /// A SignerInfo or certificate as the library encodes it, plus `policy`: what the
             /// verification policy says about it, and for a certificate `occurrences`: how many
@@ -160,6 +176,18 @@ extension AASACommand {
                 } else {
                     throw CLIFailure(file, "cannot inspect: \(detection.detail ?? "neither PKCS#7 nor JSON")")
                 }
+                if let store = try historical.store(), detection.message?.isSignedData == true {
+                    // Nothing trusted today, so the chain is always checked as of its signing.
+                    var options = VerificationOptions(limits: limits.library)
+                    options.historical = store
+                    let verifier = Verifier(
+                        trust: try TrustStore(TrustConfiguration(useSystemRoots: false)), options: options)
+                    let result = verifier.verify(detection)
+                    var lines: [String] = []
+                    if case .validThen(let validity) = result.verdict { lines = TextReport.historical(validity) }
+                    report.historical = Report.Historical(
+                        verdict: result.verdict.code, reason: result.verdict.reason, lines: lines)
+                }
                 switch format {
                 case .json: try JSONOutput.print(report, stamped: .inspect)
                 case .text, .pem: StandardStreams.out(lines: text(report))
@@ -241,6 +269,12 @@ extension AASACommand {
                 lines.append(
                     "  content: \(content.size) bytes, \(content.json ? "JSON" : "not JSON"), line ends: \(content.lineEndings)\(canonical)"
                 )
+            }
+            if let historical = report.historical {
+                lines.append(
+                    "  historical (--historical, against Mozilla's root store through time): \(historical.verdict)")
+                if historical.lines.isEmpty, let reason = historical.reason { lines.append("  reason:     \(reason)") }
+                lines += historical.lines
             }
             return lines
         }

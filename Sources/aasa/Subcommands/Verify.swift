@@ -20,8 +20,12 @@ extension AASACommand {
                 (PATH: verdict), in input order, then a summary on standard error; --format json gives \
                 an array of reports. See docs/performance.md.
 
-                Exit status: 0 valid, 1 not valid (the reason is printed), 2 unreadable input; for a \
-                batch, the worst of its files.
+                --historical (legacy files): a chain that fails today only for its roots or dates is \
+                checked as it was when signed, against Mozilla's root store of the time; the verdict is \
+                valid-then (with the window, the root and what fails today), never valid.
+
+                Exit status: 0 valid (or valid-then, which only --historical gives), 1 not valid (the \
+                reason is printed), 2 unreadable input; for a batch, the worst of its files.
                 """
         )
 
@@ -76,12 +80,11 @@ extension AASACommand {
                 let records = RecordPrinter(format: format.value, kind: .verify, array: nil)
                 StandardStreams.out(
                     try records.render(report, text: TextReport.verification(path: file, result: result)))
-                if !result.isValid {
+                if !result.isAccepted {
                     throw CLIFailure(
                         file,
                         MissingIssuerHint.adding(
-                            to: result.verdict.reason ?? "not valid", code: result.verdict.code,
-                            fetching: trust.fetchIssuers),
+                            to: result.refusal, code: result.verdict.code, fetching: trust.fetchIssuers),
                         status: ExitStatus.checkFailed, code: result.verdict.code)
                 }
             }
@@ -115,13 +118,12 @@ extension AASACommand {
                                 VerificationReport(path: item.path, result: result, options: verifier.options),
                                 text: ["\(Diagnostics.displayName(item.path)): \(result.verdict.code)"]))
                         output.outcome = result.verdict.code
-                        if !result.isValid {
+                        if !result.isAccepted {
                             output.fail(
                                 CLIFailure(
                                     item.path,
                                     MissingIssuerHint.adding(
-                                        to: result.verdict.reason ?? "not valid", code: result.verdict.code,
-                                        fetching: fetching),
+                                        to: result.refusal, code: result.verdict.code, fetching: fetching),
                                     status: ExitStatus.checkFailed, code: result.verdict.code))
                         }
                     } catch {
@@ -138,10 +140,12 @@ extension AASACommand {
             frontend.finishOutput()
             try reports.finish()
             let tally = frontend.tally
-            let invalid = tally.list(except: ["valid", "unreadable"])
+            let invalid = tally.list(except: ["valid", "valid-then", "unreadable"])
+            let validThen = tally.count("valid-then")
             let unreadable = tally.count("unreadable")
             frontend.summarize([
                 "\(tally.count("valid")) of \(BatchTally.files(tally.total)) valid",
+                validThen == 0 ? "" : "\(validThen) valid-then (valid when signed, with --historical)",
                 invalid.isEmpty ? "" : "not valid: \(invalid)",
                 unreadable == 0 ? "" : "\(unreadable) unreadable",
             ])
@@ -157,7 +161,9 @@ extension ReportSubject {
         var findings: [Finding] = []
         if !result.isValid {
             let finding = DeprecationReport.finding(for: result.verdict)
-            findings.append(Finding(diagnostic: Diagnostic(finding.rule, finding.message, at: .file, severity: .error)))
+            let severity: Severity = result.verdict.isValidThen ? .warning : .error
+            findings.append(
+                Finding(diagnostic: Diagnostic(finding.rule, finding.message, at: .file, severity: severity)))
         }
         for warning in result.warnings {
             findings.append(
