@@ -55,9 +55,10 @@ enum CLI {
 
     /// Runs `aasa` with `args`. `environment` is added to (overrides) the test's environment.
     static func run(
-        _ args: [String], stdin: Data? = nil, environment: [String: String]? = nil, in directory: URL? = nil
+        _ args: [String], stdin: Data? = nil, environment: [String: String]? = nil, in directory: URL? = nil,
+        timeout: TimeInterval = 120
     ) -> Result {
-        ProcessRunner.run(executable, args, stdin: stdin, environment: environment, in: directory)
+        ProcessRunner.run(executable, args, stdin: stdin, environment: environment, in: directory, timeout: timeout)
     }
 
     /// Runs the `openssl` CLI.
