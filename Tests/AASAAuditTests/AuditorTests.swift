@@ -10,15 +10,16 @@ struct AuditorTests {
     /// Audits `hosts` on `server`, trusting only the test root and sending every name to 127.0.0.1.
     func audit(
         _ server: NginxServer, _ hosts: [NginxServer.Host], cdn: Bool = false, timeout: TimeInterval = 5,
-        retries: Int = 0
+        retries: Int = 0, historical: HistoricalTrustStore? = nil
     ) async throws -> [DomainReport] {
         let anchors = try X509Certificate.load(
             from: Data(contentsOf: URL(fileURLWithPath: TestPaths.cert("ca-bundle.pem"))))
-        let configuration = AuditConfiguration(
+        var configuration = AuditConfiguration(
             trust: TrustConfiguration(useSystemRoots: false, anchors: anchors), timeout: timeout, retries: retries,
             resolve: [ResolveRule(host: "*", port: nil, address: "127.0.0.1")], checkCDN: cdn,
             cdnBaseURL: server.cdnBaseURL,
             threads: 2)
+        configuration.historical = historical
         let auditor = try Auditor(configuration: configuration)
         defer { auditor.shutdown() }
         var reports: [DomainReport] = []
@@ -201,6 +202,30 @@ struct AuditorTests {
             #expect(!rules(report).contains("signature-not-valid"), "an expired chain is not a broken signature")
             #expect(report.file?.signature?.verdict == "expired")
             #expect(report.verdict == .broken)
+        }
+    }
+
+    /// `--historical` in the audit: the served file whose signer expired is `valid-then` against
+    /// a store that trusted the test root throughout, and stays `expired` without the mode.
+    @Test func expiredSignerIsValidThenInTheHistoricalMode() async throws {
+        try await withNginx { server in
+            let root = try #require(
+                try X509Certificate.load(from: Data(contentsOf: URL(fileURLWithPath: TestPaths.cert("root-ca.pem"))))
+                    .first)
+            let since = Date(timeIntervalSince1970: 0)
+            let store = HistoricalTrustStore(
+                name: "a test store",
+                roots: [
+                    HistoricalRoot(
+                        certificate: root, periods: [TrustPeriod(from: since, lastSeen: Date(), removedBy: nil)])
+                ],
+                snapshots: [since])
+            let report = try #require(try await audit(server, [.expiredSigner], historical: store).first)
+            let signature = try #require(report.file?.signature)
+            #expect(signature.verdict == "valid-then", "\(signature)")
+            #expect(!rules(report).contains("signature-not-valid"), "\(report.diagnostics)")
+            let today = try #require(try await audit(server, [.expiredSigner]).first)
+            #expect(today.file?.signature?.verdict == "expired")
         }
     }
 
