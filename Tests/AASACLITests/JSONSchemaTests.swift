@@ -107,8 +107,11 @@ import Testing
             Case(
                 schema: "verify", args: ["verify", artsy, "--historical", "--format", "json"], status: 0, top: .object),
             Case(schema: "check", args: ["check", artsy, "--historical", "--format", "json"], status: 0, top: .object),
-            // inspect: signed, plain
+            // inspect: signed, plain, and --historical (its `historical` object)
             Case(schema: "inspect", args: ["inspect", "signed.p7m", "--format", "json"], status: 0, top: .object),
+            Case(
+                schema: "inspect", args: ["inspect", artsy, "--historical", "--format", "json"], status: 0,
+                top: .object),
             Case(schema: "inspect", args: ["inspect", "legacy.json", "--format", "json"], status: 0, top: .object),
             // match: one URL, several with --explain, a URL list, a URL with an error
             Case(
@@ -158,7 +161,7 @@ import Testing
     }
 
     @Test func everyOutputValidatesAgainstItsSchema() throws {
-        #expect(Self.cases.count == 31)
+        #expect(Self.cases.count == 32)
         try withTemporaryDirectory { directory in
             try Self.fixtures(in: directory)
             var validated = 0
