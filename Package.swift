@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "AASA", targets: ["AASA"]),
+        .library(name: "AASAReports", targets: ["AASAReports"]),
         .library(name: "AASAAudit", targets: ["AASAAudit"]),
         .executable(name: "aasa", targets: ["aasa"]),
     ],
@@ -44,6 +45,12 @@ let package = Package(
             name: "AASA",
             dependencies: ["CAASACrypto"]
         ),
+        // The report formats (SARIF, JUnit, GitLab Code Quality, Markdown, diagnostic lines)
+        // and the JSON encoding of every output: documents as bytes, no I/O.
+        .target(
+            name: "AASAReports",
+            dependencies: ["AASA"]
+        ),
         // Live deployments over HTTPS (`aasa audit`): the only target with network dependencies.
         .target(
             name: "AASAAudit",
@@ -61,6 +68,7 @@ let package = Package(
             name: "aasa",
             dependencies: [
                 "AASA",
+                "AASAReports",
                 "AASAAudit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CLI"])),
             ]
@@ -78,6 +86,10 @@ let package = Package(
         .testTarget(
             name: "AASATests",
             dependencies: ["AASA", "AASATestSupport"]
+        ),
+        .testTarget(
+            name: "AASAReportsTests",
+            dependencies: ["AASAReports", "AASA", "AASATestSupport"]
         ),
         .testTarget(
             name: "AASACLITests",

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Proves the "add the dependency" snippet of docs/library.md: a new package in an empty
 # directory depends on this repository by URL (file://, branch main, as the snippet says),
-# builds, and its program detects and verifies the bundled example through the AASA library.
-# Only the library and its C module are built: the consumer names no other product, and with
+# builds, and its program detects and verifies the bundled example through the AASA library,
+# then lints a corpus file and writes its SARIF log through AASAReports (validated against the
+# SARIF 2.1.0 schema here). Only the libraries and the C module are built: the consumer names no
+# other product, and with
 # `traits: []` SwiftPM must resolve no other package (no swift-nio, swift-nio-ssl or
 # swift-argument-parser): the checkouts are checked.
 set -euo pipefail
@@ -33,7 +35,10 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "MyTool",
-            dependencies: [.product(name: "AASA", package: "aasa")]
+            dependencies: [
+                .product(name: "AASA", package: "aasa"),
+                .product(name: "AASAReports", package: "aasa"),
+            ]
         ),
     ]
 )
@@ -57,17 +62,23 @@ if ! swift build --package-path "$work/MyTool" > "$log" 2>&1; then
     exit 1
 fi
 output="$("$(swift build --package-path "$work/MyTool" --show-bin-path)/MyTool" \
-    "$repo/examples/apple-app-site-association.p7m" "$repo/certs/ca-bundle.pem")"
+    "$repo/examples/apple-app-site-association.p7m" "$repo/certs/ca-bundle.pem" \
+    "$repo/Tests/Fixtures/corpus/real-plain/chayev_webpage-sandbox_aasa-missingAppID.json" "$work/lint.sarif")"
 checkouts="$(find "$work/MyTool/.build/checkouts" -mindepth 1 -maxdepth 1 -printf '%f ' | sort)"
 if [ "$checkouts" != "aasa " ]; then
     echo "test-consumer: with traits: [] only aasa should be resolved; the checkouts are: $checkouts" >&2
     echo "consumer: 0 passed, 1 failed"
     exit 1
 fi
-if [ "$output" = "pkcs7-der valid" ]; then
+if ! python3 "$repo/scripts/validate-json.py" "$repo/Tests/Fixtures/schemas/sarif-schema-2.1.0.json" "$work/lint.sarif" >&2; then
+    echo "test-consumer: the consumer's SARIF log is not valid SARIF 2.1.0" >&2
+    echo "consumer: 0 passed, 1 failed"
+    exit 1
+fi
+if [ "$output" = "pkcs7-der valid findings" ]; then
     echo "consumer: 1 passed, 0 failed"
 else
-    echo "test-consumer: expected 'pkcs7-der valid', got '$output'" >&2
+    echo "test-consumer: expected 'pkcs7-der valid findings', got '$output'" >&2
     echo "consumer: 0 passed, 1 failed"
     exit 1
 fi

@@ -162,22 +162,3 @@ struct AASACommand: ParsableCommand {
         }
     }
 }
-
-/// The tool's version, as `aasa --version` prints it.
-enum AASAVersion {
-    /// The release version (CHANGELOG.md); scripts/release.sh names its artefacts after it.
-    static let number = "0.2.0"
-
-    /// `aasa --version`: the version on the first line (what scripts read), then the OpenSSL
-    /// the binary runs with and the one it was built against.
-    static var current: String {
-        """
-        aasa \(number)
-        OpenSSL \(strippingPrefix(OpenSSLVersion.runtime)) (running), built against OpenSSL \(strippingPrefix(OpenSSLVersion.built))
-        """
-    }
-
-    private static func strippingPrefix(_ version: String) -> String {
-        version.hasPrefix("OpenSSL ") ? String(version.dropFirst("OpenSSL ".count)) : version
-    }
-}

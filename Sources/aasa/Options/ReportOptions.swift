@@ -1,3 +1,4 @@
+import AASAReports
 import ArgumentParser
 import Foundation
 
@@ -8,7 +9,7 @@ struct ReportOptions: ParsableArguments {
     @Option(
         name: .customLong("rules-url"),
         help: ArgumentHelp(
-            "The address of docs/rules.md for rule links in SARIF and other reports (default: $AASA_RULES_URL, else \(RuleHelp.defaultBase)).",
+            "The address of docs/rules.md for rule links in SARIF and other reports (default: $AASA_RULES_URL, else \(RuleBook.defaultBase)).",
             valueName: "url"))
     var rulesURL: String?
 
@@ -20,18 +21,18 @@ struct ReportOptions: ParsableArguments {
     }
 
     /// The base to use: the option, else the environment variable when it is usable, else
-    /// ``RuleHelp/defaultBase``.
+    /// ``RuleBook.defaultBase``.
     var base: String {
         if let rulesURL { return rulesURL }
         if let value = environmentValue, Self.problem(value) == nil { return value }
-        return RuleHelp.defaultBase
+        return RuleBook.defaultBase
     }
 
     /// Why the environment variable is not used, when it is set but unusable: a warning for
     /// the report formats (a text run does not read it, so it is no usage error).
     var environmentWarning: String? {
         guard rulesURL == nil, let value = environmentValue, let problem = Self.problem(value) else { return nil }
-        return "$\(Self.environmentVariable) \(problem); the rule links use \(RuleHelp.defaultBase)"
+        return "$\(Self.environmentVariable) \(problem); the rule links use \(RuleBook.defaultBase)"
     }
 
     func validate() throws {
@@ -44,7 +45,7 @@ struct ReportOptions: ParsableArguments {
         guard let components = URLComponents(string: base), let scheme = components.scheme,
             ["http", "https", "file"].contains(scheme.lowercased()), components.host != nil || scheme == "file"
         else {
-            return "must be an absolute http, https or file URL, such as \(RuleHelp.defaultBase)"
+            return "must be an absolute http, https or file URL, such as \(RuleBook.defaultBase)"
         }
         if components.fragment != nil { return "must not have a fragment: the rule ID is added as '#rule-id'" }
         return nil

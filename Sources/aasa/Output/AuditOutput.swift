@@ -1,5 +1,6 @@
 import AASA
 import AASAAudit
+import AASAReports
 import Foundation
 
 /// Prints `aasa audit` results as they come: text blocks, one streamed JSON document, or JSON

@@ -1,4 +1,5 @@
 import AASA
+import AASAReports
 import ArgumentParser
 import Foundation
 
@@ -20,7 +21,7 @@ enum Diagnostics {
     }
 
     /// "<stdin>" and "<stdout>" for "-".
-    static func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path }
+    static func displayName(_ path: String) -> String { ReportSubject.displayName(path) }
 }
 
 /// A failure the CLI reports as one diagnostic line and an exit status.

@@ -1,5 +1,6 @@
 import AASA
 import AASAAudit
+import AASAReports
 import Foundation
 
 /// `aasa audit summarize --format text` and `--format markdown`: the ``FleetReport`` for people.

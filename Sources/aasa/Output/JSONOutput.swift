@@ -1,21 +1,13 @@
+import AASAReports
 import Foundation
 
-/// Encodes the `--format json` documents: stable key order, ISO 8601 dates.
+/// Encodes the `--format json` documents (``ReportJSON``: stable key order, ISO 8601 dates)
+/// and writes them to standard output.
 enum JSONOutput {
-    static func encode(_ value: some Encodable) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        return try encoder.encode(value) + Data("\n".utf8)
-    }
+    static func encode(_ value: some Encodable) throws -> Data { try ReportJSON.encode(value) }
 
     /// One compact JSON line (`--format jsonl`): sorted keys, ISO 8601 dates, a final newline.
-    static func line(_ value: some Encodable) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        return try encoder.encode(value) + Data("\n".utf8)
-    }
+    static func line(_ value: some Encodable) throws -> Data { try ReportJSON.line(value) }
 
     /// Writes the document to standard output (``StandardStreams/out(_:)``: never traps).
     static func print(_ value: some Encodable) throws {

@@ -1,3 +1,4 @@
+import AASA
 import Foundation
 
 /// The JSON outputs of `aasa`, each described by its schema, docs/schemas/NAME.schema.json,

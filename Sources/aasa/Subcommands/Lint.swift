@@ -1,4 +1,5 @@
 import AASA
+import AASAReports
 import ArgumentParser
 import Foundation
 
@@ -155,7 +156,7 @@ extension AASACommand {
                                     diagnostics: shown.diagnostics,
                                     suppressed: selected.suppressed, baselined: match?.absorbed ?? 0,
                                     staleBaseline: match?.stale ?? []),
-                                text: shown.diagnostics.map { Self.text($0, path: item.path) }))
+                                text: shown.diagnostics.map { DiagnosticLineWriter.line($0, path: item.path) }))
                         if collects {
                             result.subject = ReportSubject(
                                 path: item.path, lint: report, diagnostics: shown.diagnostics)
@@ -237,18 +238,6 @@ extension AASACommand {
         static func fails(_ report: LintReport, at threshold: Severity) -> Bool {
             guard let highest = report.highestSeverity else { return false }
             return highest >= threshold
-        }
-
-        /// `PATH:LINE:COL: severity: [rule] message`, or `PATH: severity: [rule] message` without a position.
-        static func text(_ diagnostic: Diagnostic, path: String) -> String {
-            var location = Diagnostics.displayName(path)
-            if let line = diagnostic.location.line {
-                location += ":\(line)"
-                if let column = diagnostic.location.column { location += ":\(column)" }
-            }
-            let at = diagnostic.location.path.components.isEmpty ? "" : " (at \(diagnostic.location.path))"
-            return
-                "\(location): \(diagnostic.severity.rawValue): [\(diagnostic.rule.rawValue)] \(diagnostic.message)\(at)"
         }
 
         /// "3 errors, 1 warning, 2 deprecations in 4 files" on stderr, only when there are findings;

@@ -1,4 +1,5 @@
 import AASA
+import AASAReports
 import ArgumentParser
 import Foundation
 
@@ -151,26 +152,5 @@ extension AASACommand {
             ])
             try frontend.exit()
         }
-    }
-}
-
-extension ReportSubject {
-    /// A verified file: a finding when the signature or the chain fails, and one per warning of
-    /// the verification policy (the rules and messages `check` gives them); none when it is valid.
-    init(path: String, verification result: VerificationResult) {
-        var findings: [Finding] = []
-        if !result.isValid {
-            let finding = DeprecationReport.finding(for: result.verdict)
-            let severity: Severity = result.verdict.isValidThen ? .warning : .error
-            findings.append(
-                Finding(diagnostic: Diagnostic(finding.rule, finding.message, at: .file, severity: severity)))
-        }
-        for warning in result.warnings {
-            findings.append(
-                Finding(
-                    diagnostic: Diagnostic(
-                        DeprecationReport.weakSignatureRule, warning.message, at: .file, severity: .warning)))
-        }
-        self.init(path: path, mimeType: nil, positions: .none, findings: findings)
     }
 }

@@ -1,27 +1,23 @@
 import AASA
+import AASAReports
 import Foundation
 
 /// What a command's end-of-run report formats (SARIF, JUnit, GitLab, Markdown) need: every input with its
 /// findings, and the inputs that could not be read, in input order. The command adds them as
-/// it goes (on the main thread) and calls ``finish()`` once; every format is written from here.
+/// it goes (on the main thread) and calls ``finish()`` once; the format's ``ReportWriter``
+/// makes the document and this writes it to standard output.
 struct ReportCollector {
     let format: BatchFormat
-    let scope: RuleHelp.Scope
-    let rulesURL: String
-    /// The lowest severity that fails an input (JUnit failures, Markdown's result column).
-    let failOn: Severity
-    private(set) var subjects: [ReportSubject] = []
-    private(set) var unreadable: [CLIFailure] = []
+    private var report: Report
 
     /// Why `$AASA_RULES_URL` was not used (reported once, when a report is written).
     private let rulesWarning: String?
 
-    init(_ format: BatchFormat, scope: RuleHelp.Scope, rules: ReportOptions, failOn: Severity) {
+    init(_ format: BatchFormat, scope: ReportScope, rules: ReportOptions, failOn: Severity) {
         self.format = format
-        self.scope = scope
-        self.rulesURL = rules.base
         self.rulesWarning = rules.environmentWarning
-        self.failOn = failOn
+        self.report = Report(
+            context: ReportContext(command: scope.command, rules: scope.rules(base: rules.base), failOn: failOn))
     }
 
     /// Whether `format` is written at the end from what is collected (so the workers must keep
@@ -29,44 +25,33 @@ struct ReportCollector {
     var collects: Bool { format.isReport }
 
     mutating func add(_ subject: ReportSubject) {
-        if collects { subjects.append(subject) }
+        if collects { report.subjects.append(subject) }
     }
 
     /// An input that could not be read (already reported on standard error).
     mutating func unreadable(_ failure: CLIFailure) {
-        if collects { unreadable.append(failure) }
+        if collects { report.unreadable.append(UnreadableInput(path: failure.path, message: failure.message)) }
+    }
+
+    /// The writer of `format`, nil for the per-file formats.
+    static func writer(_ format: BatchFormat) -> (any ReportWriter)? {
+        switch format {
+        case .sarif: return SARIFWriter()
+        case .junit: return JUnitWriter()
+        case .gitlab: return GitLabCodeQualityWriter()
+        case .markdown: return MarkdownWriter()
+        case .text, .json, .jsonl: return nil
+        }
     }
 
     /// Writes the report to standard output (nothing for a per-file format).
     /// - Throws: ``CLIFailure`` when standard output cannot be written; ``ExitStatus`` 2
-    ///   when a fingerprint cannot be computed (reported on standard error).
+    ///   when the report cannot be made (a fingerprint's digest failed; reported on standard error).
     func finish() throws {
-        guard collects else { return }
+        guard collects, let writer = Self.writer(format) else { return }
         if let rulesWarning { Diagnostics.emit("aasa", .warning, rulesWarning) }
         try reportingFailures(path: "aasa") {
-            switch format {
-            case .sarif:
-                var builder = SARIFRunBuilder(scope, rulesURL: rulesURL)
-                for subject in subjects { try builder.add(subject) }
-                for failure in unreadable { builder.unreadable(failure.path, message: failure.message) }
-                try builder.print()
-            case .junit:
-                StandardStreams.out(
-                    Data(
-                        JUnitReport.render(subjects, unreadable: unreadable, command: scope.command, failOn: failOn)
-                            .utf8))
-            case .gitlab:
-                try JSONOutput.print(try GitLabCodeQuality.issues(subjects))
-            case .markdown:
-                StandardStreams.out(
-                    Data(
-                        MarkdownReport.render(
-                            subjects, unreadable: unreadable, command: scope.command, failOn: failOn,
-                            rulesURL: rulesURL
-                        ).utf8))
-            case .text, .json, .jsonl:
-                break
-            }
+            StandardStreams.out(try writer.write(report))
         }
     }
 }

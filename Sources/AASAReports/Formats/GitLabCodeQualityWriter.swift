@@ -1,9 +1,16 @@
 import AASA
+import Foundation
 
 /// `--format gitlab`: a GitLab Code Quality report (a JSON array of issues: `description`,
 /// `check_name`, `fingerprint`, `severity`, `location.path`, `location.lines.begin`), which
 /// GitLab shows in merge requests from `artifacts:reports:codequality`.
-enum GitLabCodeQuality {
+public struct GitLabCodeQualityWriter: ReportWriter {
+    public init() {}
+
+    public func write(_ report: Report) throws(AASAError) -> Data {
+        try ReportJSON.document(try Self.issues(report.subjects))
+    }
+
     struct Issue: Encodable {
         let description: String
         let check_name: String

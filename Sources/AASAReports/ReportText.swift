@@ -3,12 +3,12 @@ import AASA
 /// Escaping of text that may be hostile (file names, messages quoting file contents) for the
 /// markup report formats: XML (JUnit) and Markdown. Characters that the format cannot hold at
 /// all, or that would start markup, never reach the output as themselves.
-enum ReportText {
+public enum ReportText {
     /// `text` for an XML attribute value or element content: `& < > " '` as entities, tab,
     /// line feed and carriage return as character references (so attribute values keep them),
     /// and the characters XML 1.0 cannot carry (other controls, U+FFFE, U+FFFF) and the
     /// bidirectional controls (``TerminalText/isControl(_:)``) as `\u{XX}`.
-    static func xml(_ text: String) -> String {
+    public static func xml(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -35,7 +35,7 @@ enum ReportText {
     /// ASCII punctuation character Markdown or a table gives meaning to is backslash-escaped,
     /// `<` and `>` and `&` become entities (no HTML), and line breaks, other control characters
     /// and the bidirectional controls (``TerminalText/isControl(_:)``) are written as `\u{XX}`.
-    static func markdown(_ text: String) -> String {
+    public static func markdown(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -3,7 +3,7 @@ import Foundation
 
 /// The SARIF 2.1.0 objects that `--format sarif` writes (lint, check, verify, audit): the parts
 /// of the OASIS schema that carry information here, named as the schema names them. Built by
-/// ``SARIFRunBuilder``; docs/cli.md#sarif-output describes the document.
+/// ``SARIFWriter``; docs/cli.md#sarif-output describes the document.
 struct SARIFLog: Encodable {
     let version = "2.1.0"
     /// The schema's canonical address (OASIS, errata 01); Tests/Fixtures/schemas holds a copy.
@@ -33,7 +33,7 @@ struct SARIFLog: Encodable {
     }
 
     struct Driver: Encodable {
-        let name = "aasa"
+        let name: String
         let version: String
         let semanticVersion: String
         let informationUri: String

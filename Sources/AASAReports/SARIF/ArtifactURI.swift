@@ -5,15 +5,15 @@ import Foundation
 /// `file://` URI, standard input as `stdin`, an audited URL as itself. Every byte of a file name
 /// outside RFC 3986's unreserved characters, `/` and the sub-delimiters other than `;` is
 /// percent-encoded, so a name with `:`, `?`, `#`, `%`, spaces or control characters stays one path.
-struct ArtifactURI: Equatable, Sendable {
-    let uri: String
+public struct ArtifactURI: Equatable, Sendable {
+    public let uri: String
     /// `%SRCROOT%` for a relative path; nil for an absolute URI.
-    let baseID: String?
+    public let baseID: String?
 
     /// The base that relative artifact URIs are relative to.
-    static let sourceRoot = "%SRCROOT%"
+    public static let sourceRoot = "%SRCROOT%"
 
-    init(path: String) {
+    public init(path: String) {
         if path == "-" {
             (uri, baseID) = ("stdin", nil)
         } else if path.hasPrefix("/") {
@@ -24,13 +24,12 @@ struct ArtifactURI: Equatable, Sendable {
     }
 
     /// An absolute URL (audit): kept as it is.
-    init(url: String) {
+    public init(url: String) {
         (uri, baseID) = (url, nil)
     }
 
-    /// The working directory as a `file://` URI ending in `/` (`originalUriBaseIds`).
-    static func workingDirectory() -> String {
-        let path = FileManager.default.currentDirectoryPath
+    /// The directory `path` as a `file://` URI ending in `/` (`originalUriBaseIds`).
+    static func directory(_ path: String) -> String {
         return "file://" + encoded(path.hasSuffix("/") ? path : path + "/")
     }
 
@@ -39,7 +38,7 @@ struct ArtifactURI: Equatable, Sendable {
 
     /// `path` with every byte outside ``allowed`` percent-encoded (its UTF-8 bytes, so a name
     /// that is not valid Unicode is encoded byte for byte as the file system gave it).
-    static func encoded(_ path: String) -> String {
+    public static func encoded(_ path: String) -> String {
         var out = ""
         for byte in path.utf8 {
             if allowed.contains(byte) {

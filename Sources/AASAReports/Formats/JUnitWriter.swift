@@ -5,15 +5,25 @@ import Foundation
 /// and Buildkite read), a `<testcase>` per input (file or domain). A case fails when it has a
 /// finding at or above `--fail-on` (its message counts them; its text lists every finding);
 /// an input that could not be read is an `<error>`.
-enum JUnitReport {
+public struct JUnitWriter: ReportWriter {
+    public init() {}
+
+    public func write(_ report: Report) -> Data {
+        Data(
+            Self.render(
+                report.subjects, unreadable: report.unreadable, command: report.context.command,
+                failOn: report.context.failOn, now: report.context.date
+            ).utf8)
+    }
+
     /// The document for `subjects` and the `unreadable` inputs of `command`.
     static func render(
-        _ subjects: [ReportSubject], unreadable: [CLIFailure], command: String, failOn: Severity, now: Date = Date()
+        _ subjects: [ReportSubject], unreadable: [UnreadableInput], command: String, failOn: Severity, now: Date
     ) -> String {
         var cases: [String] = []
         var failures = 0
         for subject in subjects {
-            let name = ReportText.xml(Diagnostics.displayName(subject.path))
+            let name = ReportText.xml(subject.displayName)
             let failing = subject.findings.filter { $0.diagnostic.severity >= failOn }
             var element = "  <testcase name=\"\(name)\" classname=\"aasa.\(command)\" time=\"0\""
             if failing.isEmpty {
@@ -30,7 +40,7 @@ enum JUnitReport {
             cases.append(element)
         }
         for failure in unreadable {
-            let name = ReportText.xml(Diagnostics.displayName(failure.path))
+            let name = ReportText.xml(ReportSubject.displayName(failure.path))
             cases.append(
                 "  <testcase name=\"\(name)\" classname=\"aasa.\(command)\" time=\"0\">\n"
                     + "    <error message=\"\(ReportText.xml(failure.message))\" type=\"unreadable\"/>\n  </testcase>")

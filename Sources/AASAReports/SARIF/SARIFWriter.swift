@@ -1,24 +1,37 @@
 import AASA
 import Foundation
 
-/// Builds the one run of a `--format sarif` log: the rules of the command with their help,
-/// an artifact per input, a result per finding (each with a region, its fingerprint and its
-/// JSON path), and a notification per input that could not be read.
+/// `--format sarif`: a SARIF 2.1.0 log of one run (docs/cli.md#sarif-output), the format GitHub
+/// code scanning and most viewers read.
+public struct SARIFWriter: ReportWriter {
+    /// The key of the fingerprint in `partialFingerprints`.
+    public static let fingerprintKey = "aasaFinding/" + FindingFingerprint.version
+
+    public init() {}
+
+    public func write(_ report: Report) throws(AASAError) -> Data {
+        var builder = SARIFRunBuilder(report.context)
+        for subject in report.subjects { try builder.add(subject) }
+        for input in report.unreadable { builder.unreadable(input.path, message: input.message) }
+        return try ReportJSON.document(builder.log())
+    }
+}
+
+/// Builds the one run of a SARIF log: the rules of the command with their help, an artifact
+/// per input, a result per finding (each with a region, its fingerprint and its JSON path),
+/// and a notification per input that could not be read.
 struct SARIFRunBuilder {
+    private let context: ReportContext
     private let rules: [RuleHelp]
     private var ruleIndex: [RuleID: Int]
-    private let base: String
     private var extraRules: [RuleHelp] = []
     private var artifacts: [SARIFLog.Artifact] = []
     private var results: [SARIFLog.Result] = []
     private var notifications: [SARIFLog.Notification] = []
 
-    /// The key of the fingerprint in `partialFingerprints`.
-    static let fingerprintKey = "aasaFinding/" + FindingFingerprint.version
-
-    init(_ scope: RuleHelp.Scope, rulesURL base: String) {
-        self.base = base
-        rules = scope.ids.map { RuleHelp.describe($0, base: base) }
+    init(_ context: ReportContext) {
+        self.context = context
+        rules = context.rules.rules
         ruleIndex = Dictionary(rules.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -47,7 +60,7 @@ struct SARIFRunBuilder {
                                 SARIFLog.LogicalLocation(fullyQualifiedName: diagnostic.location.path.description)
                             ])
                     ],
-                    partialFingerprints: [Self.fingerprintKey: fingerprint.value],
+                    partialFingerprints: [SARIFWriter.fingerprintKey: fingerprint.value],
                     properties: SARIFLog.ResultProperties(
                         severity: diagnostic.severity.rawValue, embeddedRegion: embedded, url: finding.url)))
         }
@@ -78,8 +91,8 @@ struct SARIFRunBuilder {
                     severity: help.severity.rawValue, tags: [help.severity.rawValue, help.category]))
         }
         let driver = SARIFLog.Driver(
-            version: AASAVersion.number, semanticVersion: AASAVersion.number, informationUri: RuleHelp.home(base: base),
-            rules: descriptors)
+            name: context.toolName, version: context.toolVersion, semanticVersion: context.toolVersion,
+            informationUri: context.rules.home, rules: descriptors)
         let run = SARIFLog.Run(
             tool: SARIFLog.Tool(driver: driver),
             invocations: [
@@ -88,15 +101,11 @@ struct SARIFRunBuilder {
                     toolExecutionNotifications: notifications.isEmpty ? nil : notifications)
             ],
             originalUriBaseIds: [
-                ArtifactURI.sourceRoot: SARIFLog.ArtifactLocation(uri: ArtifactURI.workingDirectory())
+                ArtifactURI.sourceRoot: SARIFLog.ArtifactLocation(
+                    uri: ArtifactURI.directory(context.workingDirectory))
             ],
             artifacts: artifacts, results: results)
         return SARIFLog(runs: [run])
-    }
-
-    /// Writes the log to standard output.
-    func print() throws {
-        try JSONOutput.print(log())
     }
 
     private func location(_ artifact: ArtifactURI, index: Int?) -> SARIFLog.ArtifactLocation {
@@ -108,7 +117,7 @@ struct SARIFRunBuilder {
     private mutating func index(of rule: RuleID) -> Int {
         if let index = ruleIndex[rule] { return index }
         let index = rules.count + extraRules.count
-        extraRules.append(RuleHelp.describe(rule, base: base))
+        extraRules.append(context.rules.help(for: rule))
         ruleIndex[rule] = index
         return index
     }

@@ -1,16 +1,21 @@
 import AASA
+import Foundation
 
 /// `--format markdown`: a summary for a CI job summary (`$GITHUB_STEP_SUMMARY`) or a pull
 /// request comment: a heading, a table with a row per input (file or domain) and its counts,
 /// then every finding with a link to its rule. Every text that comes from the input (names,
 /// messages, JSON paths) is escaped (``ReportText/markdown(_:)``): it cannot add markup,
 /// HTML or links.
-enum MarkdownReport {
-    static func render(
-        _ subjects: [ReportSubject], unreadable: [CLIFailure], command: String, failOn: Severity, rulesURL: String
-    ) -> String {
+public struct MarkdownWriter: ReportWriter {
+    public init() {}
+
+    public func write(_ report: Report) -> Data { Data(Self.render(report).utf8) }
+
+    static func render(_ report: Report) -> String {
+        let (subjects, unreadable) = (report.subjects, report.unreadable)
+        let (command, failOn) = (report.context.command, report.context.failOn)
         let failing = subjects.filter { $0.findings.contains { $0.diagnostic.severity >= failOn } }.count
-        let noun = command == "audit" ? "domain" : "file"
+        let noun = report.context.inputNoun
         let total = subjects.count + unreadable.count
         var lines = [
             "## aasa \(command): \(total) \(noun)\(total == 1 ? "" : "s"), \(failing) failing at \(failOn.rawValue)"
@@ -24,11 +29,11 @@ enum MarkdownReport {
             func count(_ severity: Severity) -> String { String(severities.filter { $0 == severity }.count) }
             let result = severities.contains { $0 >= failOn } ? "failed" : severities.isEmpty ? "ok" : "passed"
             lines.append(
-                "| \(ReportText.markdown(Diagnostics.displayName(subject.path))) | \(result) | \(count(.error)) | "
+                "| \(ReportText.markdown(subject.displayName)) | \(result) | \(count(.error)) | "
                     + "\(count(.warning)) | \(count(.deprecation)) | \(count(.info)) |")
         }
         for failure in unreadable {
-            lines.append("| \(ReportText.markdown(Diagnostics.displayName(failure.path))) | unreadable | | | | |")
+            lines.append("| \(ReportText.markdown(ReportSubject.displayName(failure.path))) | unreadable | | | | |")
         }
         let findings = subjects.flatMap { subject in subject.findings.map { (subject, $0) } }
         if !findings.isEmpty || !unreadable.isEmpty {
@@ -36,19 +41,19 @@ enum MarkdownReport {
         }
         for (subject, finding) in findings {
             let diagnostic = finding.diagnostic
-            var place = [ReportText.markdown(Diagnostics.displayName(subject.path))]
+            var place = [ReportText.markdown(subject.displayName)]
             if let line = diagnostic.location.line, case .file = subject.positions { place.append("line \(line)") }
             if !diagnostic.location.path.components.isEmpty {
                 place.append("at " + ReportText.markdown(diagnostic.location.path.description))
             }
-            let link = RuleHelp.describe(diagnostic.rule, base: rulesURL).url
+            let link = report.context.rules.help(for: diagnostic.rule).url
             lines.append(
                 "- **\(diagnostic.severity.rawValue)** [\(diagnostic.rule.rawValue)](\(link)) "
                     + "\(place.joined(separator: ", ")): \(ReportText.markdown(diagnostic.message))")
         }
         for failure in unreadable {
             lines.append(
-                "- **unreadable** \(ReportText.markdown(Diagnostics.displayName(failure.path))): "
+                "- **unreadable** \(ReportText.markdown(ReportSubject.displayName(failure.path))): "
                     + ReportText.markdown(failure.message))
         }
         return lines.joined(separator: "\n") + "\n"

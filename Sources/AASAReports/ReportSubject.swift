@@ -3,9 +3,9 @@ import Foundation
 
 /// One input of a report (a file, or an audited domain's file) and its findings: what every
 /// report format is built from, whichever command found them.
-struct ReportSubject: Sendable {
+public struct ReportSubject: Sendable {
     /// Where the positions of the findings are.
-    enum Positions: Sendable {
+    public enum Positions: Sendable {
         /// Plain JSON: the lines and columns are the file's.
         case file
         /// A signed file: lines and columns in its embedded JSON, not in its bytes.
@@ -16,22 +16,31 @@ struct ReportSubject: Sendable {
         case none
     }
 
-    struct Finding: Sendable {
-        var diagnostic: Diagnostic
+    public struct Finding: Sendable {
+        public var diagnostic: Diagnostic
         /// The URL the finding is about (audit).
-        var url: String? = nil
+        public var url: String?
         /// The column in UTF-16 code units (``UTF16Column``), computed where the text is at hand.
-        var utf16Column: Int? = nil
+        public var utf16Column: Int?
+
+        public init(diagnostic: Diagnostic, url: String? = nil, utf16Column: Int? = nil) {
+            self.diagnostic = diagnostic
+            self.url = url
+            self.utf16Column = utf16Column
+        }
     }
 
     /// The name as the user gave it: what fingerprints and messages use.
-    var path: String
-    var artifact: ArtifactURI
-    var mimeType: String?
-    var positions: Positions
-    var findings: [Finding]
+    public var path: String
+    /// The input as a URI (SARIF's `artifactLocation`).
+    public var artifact: ArtifactURI
+    public var mimeType: String?
+    public var positions: Positions
+    public var findings: [Finding]
 
-    init(path: String, artifact: ArtifactURI? = nil, mimeType: String?, positions: Positions, findings: [Finding]) {
+    public init(
+        path: String, artifact: ArtifactURI? = nil, mimeType: String?, positions: Positions, findings: [Finding]
+    ) {
         self.path = path
         self.artifact = artifact ?? ArtifactURI(path: path)
         self.mimeType = mimeType
@@ -41,7 +50,7 @@ struct ReportSubject: Sendable {
 
     /// A linted file: its kind decides whether the positions are the file's own. The UTF-16
     /// columns are computed here, from the JSON the linter read, so the text is not kept.
-    init(path: String, lint report: LintReport, diagnostics: [Diagnostic]) {
+    public init(path: String, lint report: LintReport, diagnostics: [Diagnostic]) {
         let json = report.json ?? Data()
         self.init(
             path: path, mimeType: report.kind.isSigned ? "application/pkcs7-mime" : "application/json",
@@ -54,4 +63,10 @@ struct ReportSubject: Sendable {
                 return Finding(diagnostic: diagnostic, utf16Column: column)
             })
     }
+
+    /// The name a report shows: `<stdin>` for `-`.
+    public var displayName: String { Self.displayName(path) }
+
+    /// The name a report shows for `path`: `<stdin>` for `-`.
+    public static func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path }
 }
