@@ -45,6 +45,7 @@ let package = Package(
 SWIFT
 cat > "$work/MyTool/Sources/MyTool/main.swift" <<'SWIFT'
 import AASA
+import AASAReports
 import Foundation
 
 let arguments = CommandLine.arguments
@@ -52,7 +53,14 @@ let bytes = try Data(contentsOf: URL(fileURLWithPath: arguments[1]))
 let detection = FileKindDetector.detect(bytes)
 let trust = try TrustStore(TrustConfiguration(useSystemRoots: false, anchorFiles: [arguments[2]]))
 let result = try Verifier(trust: trust).verify(bytes)
-print(detection.kind.rawValue, result.verdict.code)
+// A lint run as SARIF, as `aasa lint FILE --format sarif` writes it.
+let json = try Data(contentsOf: URL(fileURLWithPath: arguments[3]))
+let lint = Linter.lint(json)
+let report = Report(
+    context: ReportContext(command: "lint", rules: .lint()),
+    subjects: [ReportSubject(path: arguments[3], lint: lint, diagnostics: lint.diagnostics)])
+try SARIFWriter().write(report).write(to: URL(fileURLWithPath: arguments[4]))
+print(detection.kind.rawValue, result.verdict.code, lint.diagnostics.isEmpty ? "no-findings" : "findings")
 SWIFT
 echo "test-consumer: building a package that depends on the AASA library (file://$work/aasa.git, branch main)" >&2
 log="$work/build.log"

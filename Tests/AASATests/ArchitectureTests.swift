@@ -2,18 +2,25 @@ import AASATestSupport
 import Foundation
 import Testing
 
-/// The shape of `Sources/AASA`, checked from the sources themselves (issue #14): the folders
-/// depend on each other one way only, and no source file grows into a god-file.
+/// The shape of the package's Swift targets, checked from the sources themselves (issues #14
+/// and #26): in every target the folders depend on each other one way only, the CLI's folders
+/// are floors (each uses only the floors below it), and no source file grows into a god-file.
 @Suite("Architecture")
 struct ArchitectureTests {
-    static let library = Repository.root.appendingPathComponent("Sources/AASA", isDirectory: true)
+    /// The Swift targets whose folders are checked.
+    static let targets = ["AASA", "AASAReports", "AASAAudit", "aasa"]
 
-    /// Every Swift file of the library, by its top folder (`Crypto`, `Verification`, …).
-    static func sourcesByFolder() throws -> [String: [URL]] {
-        let enumerator = try #require(FileManager.default.enumerator(at: library, includingPropertiesForKeys: nil))
+    static func directory(_ target: String) -> URL {
+        Repository.root.appendingPathComponent("Sources/\(target)", isDirectory: true)
+    }
+
+    /// Every Swift file under `root`, by its top folder (`Crypto`, `Verification`, …). Files at
+    /// the top of the target (its entry points and namespace) belong to no folder.
+    static func sourcesByFolder(_ root: URL) throws -> [String: [URL]] {
+        let enumerator = try #require(FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil))
         var result: [String: [URL]] = [:]
         for case let url as URL in enumerator where url.pathExtension == "swift" {
-            let relative = url.path.dropFirst(library.path.count + 1)
+            let relative = url.path.dropFirst(root.path.count + 1)
             guard let folder = relative.split(separator: "/").first, relative.contains("/") else { continue }
             result[String(folder), default: []].append(url)
         }
@@ -52,9 +59,10 @@ struct ArchitectureTests {
         return words
     }
 
-    /// Which folders each folder uses: a name declared in one folder and used in another.
-    static func folderGraph() throws -> [String: Set<String>] {
-        let folders = try sourcesByFolder()
+    /// Which folders each folder of the target at `root` uses: a name declared in one folder
+    /// and used in another.
+    static func folderGraph(_ root: URL) throws -> [String: Set<String>] {
+        let folders = try sourcesByFolder(root)
         var declaredIn: [String: String] = [:]
         var texts: [String: [String]] = [:]
         for (folder, files) in folders {
@@ -75,18 +83,8 @@ struct ArchitectureTests {
         return graph
     }
 
-    @Test("the library has its folders (the walk found the sources)")
-    func foldersFound() throws {
-        let folders = try Self.sourcesByFolder()
-        #expect(folders.count >= 12, "\(folders.keys.sorted())")
-        #expect(folders["Crypto"] != nil && folders["Verification"] != nil && folders["Detection"] != nil)
-    }
-
-    @Test("no folder of Sources/AASA depends on itself through others (no cycle)")
-    func noFolderCycle() throws {
-        let graph = try Self.folderGraph()
-        #expect(graph["Verification"]?.contains("Crypto") == true, "the check sees a known dependency")
-        // Depth-first search for a back edge; report the cycle's folders.
+    /// Every cycle a depth-first search meets in `graph`, each as its folders in order.
+    static func cycles(_ graph: [String: Set<String>]) -> [[String]] {
         var state: [String: Int] = [:]  // 1 on the stack, 2 done
         var stack: [String] = []
         var cycles: [[String]] = []
@@ -104,7 +102,66 @@ struct ArchitectureTests {
             state[folder] = 2
         }
         for folder in graph.keys.sorted() where state[folder] == nil { visit(folder) }
+        return cycles
+    }
+
+    @Test("the library has its folders (the walk found the sources)")
+    func foldersFound() throws {
+        let folders = try Self.sourcesByFolder(Self.directory("AASA"))
+        #expect(folders.count >= 12, "\(folders.keys.sorted())")
+        #expect(folders["Crypto"] != nil && folders["Verification"] != nil && folders["Detection"] != nil)
+        #expect(try Self.folderGraph(Self.directory("AASA"))["Verification"]?.contains("Crypto") == true)
+    }
+
+    @Test("no folder of a Swift target depends on itself through others (no cycle)", arguments: targets)
+    func noFolderCycle(target: String) throws {
+        let folders = try Self.sourcesByFolder(Self.directory(target))
+        #expect(folders.count >= 2, "the check sees the target's folders: \(folders.keys.sorted())")
+        let graph = try Self.folderGraph(Self.directory(target))
+        let cycles = Self.cycles(graph)
         #expect(cycles.isEmpty, "folder cycles: \(cycles.map { $0.joined(separator: " → ") })")
+    }
+
+    @Test("a planted cycle is found: a name of folder B used in A and one of A used in B")
+    func plantedCycleIsFound() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("arch-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        for (folder, declared, used) in [("A", "First", "Second"), ("B", "Second", "Third"), ("C", "Third", "Nothing")]
+        {
+            let directory = root.appendingPathComponent(folder)
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try "struct \(declared) { let other: \(used)? = nil }\n".write(
+                to: directory.appendingPathComponent("\(declared).swift"), atomically: true, encoding: .utf8)
+        }
+        #expect(Self.cycles(try Self.folderGraph(root)).isEmpty, "A → B → C is no cycle")
+        try "struct Back { let first: First? = nil }\n".write(
+            to: root.appendingPathComponent("C/Back.swift"), atomically: true, encoding: .utf8)
+        #expect(Self.cycles(try Self.folderGraph(root)) == [["A", "B", "C", "A"]])
+    }
+
+    /// The CLI's folders from the ground up (issue #26): each uses only the floors below it.
+    /// The files at the top of the target (`AASACommand`, the argument runs) are the roof: the
+    /// subcommands are declared in `AASACommand`'s namespace.
+    static let cliFloors = ["Support", "Output", "Input", "Options", "Batch", "Subcommands"]
+
+    /// AASAAudit's layers from the ground up: what a report holds, connecting, the proxy
+    /// tunnel, the fetch, the analysis; the issuer fetching uses none of them.
+    static let auditFloors = ["Report", "Connecting", "Proxy", "Fetch", "Analysis", "Issuers"]
+
+    @Test(
+        "the folders of the CLI and the audit are floors: each uses only those below it",
+        arguments: [("aasa", cliFloors), ("AASAAudit", auditFloors)])
+    func floors(target: String, floors: [String]) throws {
+        let graph = try Self.folderGraph(Self.directory(target))
+        #expect(Set(try Self.sourcesByFolder(Self.directory(target)).keys) == Set(floors))
+        var upward: [String] = []
+        for (folder, uses) in graph {
+            guard let level = floors.firstIndex(of: folder) else { continue }
+            for other in uses where (floors.firstIndex(of: other) ?? .max) >= level {
+                upward.append("\(folder) → \(other)")
+            }
+        }
+        #expect(upward.isEmpty, "folders that use a floor at or above their own: \(upward.sorted())")
     }
 
     /// A file over this many lines holds more than one concept (issue #14 asks for about 450).

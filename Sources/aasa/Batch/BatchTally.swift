@@ -28,5 +28,4 @@ struct BatchTally {
         StandardStreams.err("\(command): \(parts.filter { !$0.isEmpty }.joined(separator: "; "))\n")
     }
 
-    static func files(_ count: Int) -> String { "\(count) \(count == 1 ? "file" : "files")" }
 }

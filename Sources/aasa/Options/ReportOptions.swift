@@ -1,3 +1,4 @@
+import AASA
 import AASAReports
 import ArgumentParser
 import Foundation
@@ -49,5 +50,12 @@ struct ReportOptions: ParsableArguments {
         }
         if components.fragment != nil { return "must not have a fragment: the rule ID is added as '#rule-id'" }
         return nil
+    }
+}
+
+extension ReportCollector {
+    /// A collector whose rule links follow `--rules-url` (or `$AASA_RULES_URL`).
+    init(_ format: BatchFormat, scope: ReportScope, rules: ReportOptions, failOn: Severity) {
+        self.init(format, scope: scope, rulesURL: rules.base, rulesWarning: rules.environmentWarning, failOn: failOn)
     }
 }

@@ -79,7 +79,7 @@ extension AASACommand {
             frontend.finishOutput()
             // A directory walked: say what was found (files named one by one need no summary).
             if batch.filesFrom != nil || files.contains(where: isDirectory) {
-                frontend.summarize(["\(BatchTally.files(frontend.tally.total)): \(frontend.tally.list())"])
+                frontend.summarize(["\(Counted.files(frontend.tally.total)): \(frontend.tally.list())"])
             }
             if frontend.worst != ExitStatus.success { throw ExitStatus.badInput }
         }

@@ -195,7 +195,7 @@ extension AASACommand {
             let tally = frontend.tally
             let failed = tally.count("failed verification"), unreadable = tally.count("unreadable")
             frontend.summarize([
-                "\(tally.count("extracted")) of \(BatchTally.files(tally.total)) extracted",
+                "\(tally.count("extracted")) of \(Counted.files(tally.total)) extracted",
                 failed == 0 ? "" : "\(failed) failed verification (nothing written for \(failed == 1 ? "it" : "them"))",
                 unreadable == 0 ? "" : "\(unreadable) unreadable or not signed",
             ])

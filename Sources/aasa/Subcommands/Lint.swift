@@ -186,7 +186,7 @@ extension AASACommand {
                 let skipped = frontend.tally.count("skipped")
                 let notes =
                     [
-                        skipped == 0 ? nil : "\(BatchTally.files(skipped)) skipped (not AASA files)",
+                        skipped == 0 ? nil : "\(Counted.files(skipped)) skipped (not AASA files)",
                         frontend.leftOutNote,
                     ].compactMap { $0 } + tally.notes(baseline: baseline)
                 Self.summary(

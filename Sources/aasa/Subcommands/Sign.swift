@@ -239,7 +239,7 @@ extension AASACommand {
             let tally = frontend.tally
             let unreadable = tally.count("unreadable")
             frontend.summarize([
-                "\(tally.count("signed")) of \(BatchTally.files(tally.total)) signed",
+                "\(tally.count("signed")) of \(Counted.files(tally.total)) signed",
                 unreadable == 0
                     ? ""
                     : "\(unreadable) unreadable or not signed (nothing written for \(unreadable == 1 ? "it" : "them"))",

@@ -145,7 +145,7 @@ extension AASACommand {
             let validThen = tally.count("valid-then")
             let unreadable = tally.count("unreadable")
             frontend.summarize([
-                "\(tally.count("valid")) of \(BatchTally.files(tally.total)) valid",
+                "\(tally.count("valid")) of \(Counted.files(tally.total)) valid",
                 validThen == 0 ? "" : "\(validThen) valid-then (valid when signed, with --historical)",
                 invalid.isEmpty ? "" : "not valid: \(invalid)",
                 unreadable == 0 ? "" : "\(unreadable) unreadable",

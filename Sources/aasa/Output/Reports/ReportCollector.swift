@@ -13,11 +13,14 @@ struct ReportCollector {
     /// Why `$AASA_RULES_URL` was not used (reported once, when a report is written).
     private let rulesWarning: String?
 
-    init(_ format: BatchFormat, scope: ReportScope, rules: ReportOptions, failOn: Severity) {
+    /// - Parameters:
+    ///   - rulesURL: the docs/rules.md address of the rule links (`--rules-url`).
+    ///   - rulesWarning: why `$AASA_RULES_URL` was not used, if it was not.
+    init(_ format: BatchFormat, scope: ReportScope, rulesURL: String, rulesWarning: String?, failOn: Severity) {
         self.format = format
-        self.rulesWarning = rules.environmentWarning
+        self.rulesWarning = rulesWarning
         self.report = Report(
-            context: ReportContext(command: scope.command, rules: scope.rules(base: rules.base), failOn: failOn))
+            context: ReportContext(command: scope.command, rules: scope.rules(base: rulesURL), failOn: failOn))
     }
 
     /// Whether `format` is written at the end from what is collected (so the workers must keep

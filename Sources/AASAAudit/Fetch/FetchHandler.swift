@@ -190,16 +190,16 @@ final class FetchHandler: ChannelInboundHandler, RemovableChannelHandler {
                 return .tls("the TLS handshake failed: \(error)")
             }
             return .connection(
-                "the connection failed before the TLS handshake finished: \(HTTPSFetcher.describe(error))")
+                "the connection failed before the TLS handshake finished: \(FetchFailure.describe(error))")
         }
         if state.head == nil {
             if error is HTTPParserError {
                 return .interrupted("the answer is not HTTP/1.1: \(error)")
             }
-            return .connection("the connection failed before an answer: \(HTTPSFetcher.describe(error))")
+            return .connection("the connection failed before an answer: \(FetchFailure.describe(error))")
         }
         return .interrupted(
-            "the connection failed after \(state.body.count) bytes of the body: \(HTTPSFetcher.describe(error))")
+            "the connection failed after \(state.body.count) bytes of the body: \(FetchFailure.describe(error))")
     }
 
     private static func name(_ version: TLSVersion) -> String {

@@ -14,7 +14,7 @@ struct BatchExpansion {
     /// as far as it was read).
     var leftOutNote: String? {
         let count = leftOut + (list?.leftOut ?? 0)
-        return count == 0 ? nil : "\(BatchTally.files(count)) left out by --include"
+        return count == 0 ? nil : "\(Counted.files(count)) left out by --include"
     }
 
     /// Adds what one input gave.

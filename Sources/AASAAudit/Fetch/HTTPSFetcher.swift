@@ -277,16 +277,12 @@ final class HTTPSFetcher: Sendable {
                 if let code = DescriptorShortage.probe() { return .descriptorLimit(errno: code, waited: 0) }
                 return .connection("\(target.host) does not resolve")
             }
-            let reasons = connection.connectionErrors.map { "\($0.target.ipAddress ?? "?"): \(describe($0.error))" }
+            let reasons = connection.connectionErrors.map {
+                "\($0.target.ipAddress ?? "?"): \(FetchFailure.describe($0.error))"
+            }
             return .connection("cannot connect to \(target.authority) (\(reasons.joined(separator: "; ")))")
         }
         let place = state.address.map { "\($0) port \(target.port)" } ?? target.authority
-        return .connection("cannot connect to \(place): \(describe(error))")
-    }
-
-    /// A short text for an I/O error: strerror for errno values.
-    static func describe(_ error: any Error) -> String {
-        if let io = error as? IOError { return String(cString: strerror(io.errnoCode)) }
-        return "\(error)"
+        return .connection("cannot connect to \(place): \(FetchFailure.describe(error))")
     }
 }

@@ -137,3 +137,11 @@ extension TimeInterval {
     /// as `String(self)` writes it, rather than a trap).
     var secondsText: String { self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(self) }
 }
+
+extension FetchFailure {
+    /// A short text for an I/O error: strerror for errno values.
+    static func describe(_ error: any Error) -> String {
+        if let io = error as? IOError { return String(cString: strerror(io.errnoCode)) }
+        return "\(error)"
+    }
+}

@@ -133,7 +133,7 @@ final class ProxyTunnelHandler: ChannelInboundHandler {
             context.fireErrorCaught(error)
             return
         }
-        fail(context, "the connection to the proxy \(request.proxy) failed: \(HTTPSFetcher.describe(error))")
+        fail(context, "the connection to the proxy \(request.proxy) failed: \(FetchFailure.describe(error))")
     }
 
     /// What a non-2xx answer means.
