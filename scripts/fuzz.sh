@@ -15,7 +15,11 @@ if [ "${1:-}" = "--replay" ]; then
     for h in "${harnesses[@]}"; do
         swift build --product "$h" >/dev/null
         files=(Fuzz/regressions/"$h"/*)
-        [ -e "${files[0]}" ] || continue
+        # A harness with nothing to replay would pass this step without running: refused.
+        if [ ! -e "${files[0]}" ]; then
+            echo "fuzz.sh --replay: Fuzz/regressions/$h holds no input" >&2
+            exit 1
+        fi
         "$bin/$h" "${files[@]}"
     done
     exit 0
