@@ -174,3 +174,32 @@ import Testing
         #expect(lint.home == String(RuleBook.defaultBase.dropLast("/blob/main/docs/rules.md".count)))
     }
 }
+
+/// The JSON records that docs/schemas/ documents, encoded by the library as the CLI prints them.
+@Suite struct ReportRecordTests {
+    @Test("a verification record, stamped, is valid against docs/schemas/verify.schema.json: valid and untrusted")
+    func verificationRecord() throws {
+        let example = try Data(
+            contentsOf: Repository.root.appendingPathComponent("examples/apple-app-site-association.p7m"))
+        let anchors = [Repository.root.appendingPathComponent("certs/ca-bundle.pem").path]
+        let schema = Repository.root.appendingPathComponent("docs/schemas/verify.schema.json")
+        var verdicts: [String] = []
+        for trust in [
+            try TrustStore(TrustConfiguration(useSystemRoots: false, anchorFiles: anchors)),
+            try TrustStore(TrustConfiguration(useSystemRoots: false)),
+        ] {
+            let options = VerificationOptions()
+            let result = Verifier(trust: trust, options: options).verify(example)
+            let record = VerificationReport(path: "example.p7m", result: result, options: options)
+            let data = try ReportJSON.encode(Stamped(record, .verify))
+            let validation = SchemaValidation.json(data, schema: schema)
+            #expect(validation.valid, "\(validation)")
+            let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            #expect(object["schemaVersion"] as? Int == JSONSchemaKind.verify.version)
+            #expect(object["aasaVersion"] as? String == AASAVersion.number)
+            #expect(object.keys.contains("reason") && object.keys.contains("historical"), "explicit nulls")
+            verdicts.append(record.verdict)
+        }
+        #expect(verdicts == ["valid", "untrusted"])
+    }
+}

@@ -1,3 +1,4 @@
+import AASAReports
 import ArgumentParser
 import Foundation
 

@@ -1,4 +1,5 @@
 import AASAAudit
+import AASAReports
 import Foundation
 
 /// `aasa audit --resume FILE` (issue #17): FILE is the `--format jsonl` output of earlier runs

@@ -1,5 +1,6 @@
 import AASA
 import AASAAudit
+import AASAReports
 import Foundation
 
 /// The parts of one `aasa audit --format jsonl` record (docs/schemas/audit.schema.json,

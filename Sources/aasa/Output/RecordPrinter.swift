@@ -1,3 +1,4 @@
+import AASAReports
 import Foundation
 
 /// The one place a batch command's per-file record becomes output, whatever the format: the

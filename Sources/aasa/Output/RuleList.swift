@@ -1,5 +1,6 @@
 import AASA
 import AASAAudit
+import AASAReports
 import Foundation
 
 /// `aasa lint --list-rules`: every rule `aasa` knows (``RuleRegistry/all``, then the hosting

@@ -1,4 +1,5 @@
 import AASA
+import AASAReports
 import ArgumentParser
 import Foundation
 
