@@ -30,25 +30,13 @@ final class DomainSource {
     /// counted in one pass without keeping it); nil for standard input.
     static func count(arguments: [String], file: String?) -> Int? {
         guard let file else { return arguments.count }
-        guard file != "-", let handle = FileHandle(forReadingAtPath: file) else { return nil }
-        defer { try? handle.close() }
-        var count = 0
-        var line = Data()
-        func flush() {
-            if isDomainLine(String(decoding: line, as: UTF8.self)) { count += 1 }
-            line.removeAll(keepingCapacity: true)
-        }
+        guard file != "-", let reader = try? LineReader(path: file, maximumLineLength: 4_096, what: "domain list")
+        else { return nil }
         // A read error ends the count; reading the entries reports it.
-        while let chunk = try? handle.read(upToCount: 64 * 1024), !chunk.isEmpty {
-            for byte in chunk {
-                if byte == 0x0A {
-                    flush()
-                } else if line.count < 4_096 {
-                    line.append(byte)
-                }
-            }
+        var count = 0
+        while let (line, _) = reader.next() {
+            if isDomainLine(line) { count += 1 }
         }
-        flush()
         return arguments.count + count
     }
 

@@ -398,19 +398,18 @@ final class SummaryTable {
             }
         }
         guard (try? handle.seek(toOffset: 0)) != nil else { return }
-        var pending = Data()
+        // Rows are escaped cells (one line each); a read error ends the table, said above.
+        let reader = LineReader(handle: handle, maximumLineLength: 1 << 20)
         var out = ""
-        while let chunk = try? handle.read(upToCount: 64 * 1024), !chunk.isEmpty {
-            pending.append(chunk)
-            while let newline = pending.firstIndex(of: 0x0A) {
-                let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
-                pending.removeSubrange(pending.startIndex...newline)
-                out += format(line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)) + "\n"
-                shown += 1
+        while let (line, _) = reader.next() {
+            out += format(line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)) + "\n"
+            shown += 1
+            if out.utf8.count >= 64 * 1024 {
+                write(out)
+                out = ""
             }
-            write(out)
-            out = ""
         }
+        write(out)
     }
 
     private func format(_ cells: [String]) -> String {

@@ -36,6 +36,13 @@ final class LineReader {
         }
     }
 
+    /// Reads from `handle` where it stands, which the caller keeps open and closes.
+    init(handle: FileHandle, maximumLineLength: Int = 64 * 1024) {
+        self.maximumLineLength = maximumLineLength
+        self.handle = handle
+        closesHandle = false
+    }
+
     deinit {
         if closesHandle { try? handle.close() }
     }
