@@ -5,12 +5,8 @@ import Foundation
 /// The domains to audit, read lazily: the arguments first, then `--domains-file` (one a line,
 /// `#` comments and blank lines skipped, `-` for standard input), so that a list of any length
 /// never sits in memory.
-final class DomainSource {
-    /// One entry: a domain, or a line that is not one (with where it came from).
-    enum Entry {
-        case domain(AuditDomain)
-        case invalid(origin: String, message: String)
-    }
+final class DomainSource: FleetEntrySource {
+    typealias Entry = FleetEntry
 
     private var arguments: IndexingIterator<[String]>
     private let file: String?

@@ -218,8 +218,8 @@ extension AASACommand {
                 )
                 concurrency = allowed
             }
-            let outcome = AuditRun(auditor: auditor, concurrency: concurrency, ordered: printer.format != .jsonl)
-                .run(source: source, printer: printer)
+            let outcome = FleetAudit(auditor: auditor, concurrency: concurrency, ordered: printer.format != .jsonl)
+                .run(source, invalid: printer.invalid, tick: printer.tick, report: printer.domain)
             printer.otherShards = source.selection.otherShards
             try printer.finish()
             if let log {
@@ -236,97 +236,5 @@ extension AASACommand {
             }
             if printer.failedDomains > 0 { throw ExitStatus.checkFailed }
         }
-    }
-}
-
-/// Runs the audits with a bound on how many are in flight, and hands each report to the
-/// printer: in input order (a report waits for the ones before it, and no more than a window
-/// of reports is ever held), or as each finishes (`ordered: false`).
-struct AuditRun {
-    let auditor: Auditor
-    let concurrency: Int
-    let ordered: Bool
-
-    struct Outcome {
-        var audited = 0
-        var invalidEntries = 0
-    }
-
-    /// Completed reports, handed from the event loops to the main thread.
-    private final class Completions: @unchecked Sendable {
-        // @unchecked: every access to `done` holds `condition`'s lock.
-        private let condition = NSCondition()
-        private var done: [(index: Int, report: DomainReport)] = []
-
-        func add(_ index: Int, _ report: DomainReport) {
-            condition.lock()
-            done.append((index, report))
-            condition.signal()
-            condition.unlock()
-        }
-
-        /// The reports completed so far; waits for one until `deadline`.
-        func take(waitingUntil deadline: Date) -> [(index: Int, report: DomainReport)] {
-            condition.lock()
-            defer { condition.unlock() }
-            while done.isEmpty {
-                if !condition.wait(until: deadline) { break }
-            }
-            let taken = done
-            done.removeAll(keepingCapacity: true)
-            return taken
-        }
-    }
-
-    /// How many reports go by between two ``HeapTrim/now()``.
-    static let trimInterval = 2_000
-
-    func run(source: DomainSource, printer: AuditPrinter) -> Outcome {
-        var outcome = Outcome()
-        let completions = Completions()
-        // Index -> report, for reports that finished before an earlier one (ordered output).
-        var waiting: [Int: DomainReport] = [:]
-        var started = 0
-        var emitted = 0
-        var inFlight = 0
-        var exhausted = false
-        let window = concurrency * 4
-
-        while true {
-            while !exhausted && inFlight < concurrency && (!ordered || started - emitted < window) {
-                guard let entry = source.next() else {
-                    exhausted = true
-                    break
-                }
-                switch entry {
-                case .invalid(let origin, let message):
-                    outcome.invalidEntries += 1
-                    printer.invalid(origin: origin, message: message)
-                case .domain(let domain):
-                    let index = started
-                    started += 1
-                    inFlight += 1
-                    auditor.audit(domain) { report in completions.add(index, report) }
-                }
-            }
-            if inFlight == 0 && exhausted { break }
-            printer.tick(inFlight: inFlight)
-            for (index, report) in completions.take(waitingUntil: Date().addingTimeInterval(0.2)) {
-                inFlight -= 1
-                outcome.audited += 1
-                if outcome.audited % Self.trimInterval == 0 { HeapTrim.now() }
-                if ordered {
-                    waiting[index] = report
-                } else {
-                    printer.domain(report)
-                    emitted += 1
-                }
-            }
-            while ordered, let report = waiting.removeValue(forKey: emitted) {
-                printer.domain(report)
-                emitted += 1
-            }
-        }
-        return outcome
     }
 }

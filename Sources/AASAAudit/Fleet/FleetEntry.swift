@@ -1,0 +1,36 @@
+/// One entry of a fleet audit's list: a domain, or an entry that is not one (with where it
+/// came from, such as `FILE:LINE`, and why), which the audit reports in its place.
+public enum FleetEntry: Sendable {
+    case domain(AuditDomain)
+    case invalid(origin: String, message: String)
+}
+
+/// Where a fleet audit takes its entries from, one at a time as it has room for them, so that a
+/// list of any length never sits in memory. Called from the thread that runs the audit only.
+public protocol FleetEntrySource: AnyObject {
+    /// The next entry, or nil at the end of the list.
+    func next() -> FleetEntry?
+}
+
+/// A fixed list of entries, for callers that hold their domains already.
+public final class FleetEntryList: FleetEntrySource {
+    private var entries: IndexingIterator<[FleetEntry]>
+
+    public init(_ entries: [FleetEntry]) {
+        self.entries = entries.makeIterator()
+    }
+
+    /// The domains of `names` (`host` or `host:port`), each name that is not one an invalid entry.
+    public convenience init(names: [String]) {
+        self.init(
+            names.map { name in
+                do {
+                    return .domain(try AuditDomain.parse(name))
+                } catch {
+                    return .invalid(origin: name, message: "\(error)")
+                }
+            })
+    }
+
+    public func next() -> FleetEntry? { entries.next() }
+}
