@@ -56,6 +56,7 @@ let package = Package(
             name: "AASAAudit",
             dependencies: [
                 "AASA",
+                "AASAReports",
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Audit"])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Audit"])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Audit"])),
@@ -98,7 +99,7 @@ let package = Package(
         // Against a real nginx on 127.0.0.1 (started by the tests) with the certs/ PKI.
         .testTarget(
             name: "AASAAuditTests",
-            dependencies: ["AASAAudit", "AASA", "aasa", "AASATestSupport"]
+            dependencies: ["AASAAudit", "AASAReports", "AASA", "aasa", "AASATestSupport"]
         ),
     ]
 )

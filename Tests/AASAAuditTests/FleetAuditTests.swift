@@ -1,4 +1,5 @@
 import AASA
+import AASAReports
 import Foundation
 import Testing
 
@@ -113,6 +114,50 @@ struct FleetAuditTests {
             while !events.source.hasFinished && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
             #expect(events.source.hasFinished, "the run still waits for the consumer")
             #expect(list.taken < 200, "the run went on reading the list: \(list.taken) taken")
+        }
+    }
+}
+
+/// The fleet summary without the CLI (issue #26): audited in process, summarized from the
+/// reports, and the same summary from the reports' JSON lines as `audit summarize` reads them.
+@Suite(.enabled(if: NginxServer.isAvailable, NginxServer.skipReason))
+struct FleetSummaryLibraryTests {
+    @Test("FleetAudit then FleetSummary: the verdict counts, each domain once, signers; the same from JSON lines")
+    func summarizeInProcess() throws {
+        try withNginx { server in
+            let auditor = try FleetAuditTests().auditor(server)
+            defer { auditor.shutdown() }
+            let hosts: [NginxServer.Host] = [.plain, .signedRoot, .missing, .plain, .expiredSigner]
+            var reports: [DomainReport] = []
+            _ = FleetAudit(auditor: auditor, concurrency: 4).run(
+                FleetEntryList(names: hosts.map { server.domain($0) }), report: { reports.append($0) })
+            #expect(reports.count == hosts.count)
+
+            var inProcess = FleetSummary()
+            var fromLines = FleetSummary()
+            let decoder = AuditRecord.decoder()
+            for report in reports {
+                inProcess.add(AuditRecord(report))
+                let line = String(decoding: try ReportJSON.line(Stamped(report, .audit)), as: UTF8.self)
+                switch AuditRecord.parse(line.trimmingCharacters(in: .newlines), decoder: decoder) {
+                case .success(let record): fromLines.add(record)
+                case .failure(let problem): Issue.record("\(problem)")
+                }
+            }
+            let at = Date()
+            let summary = inProcess.report(at: at)
+            #expect(summary.domains == 4 && summary.records == 5 && summary.duplicates == 1)
+            #expect(summary.verdicts.map(\.domains).reduce(0, +) == 4)
+            let counts = Dictionary(uniqueKeysWithValues: summary.verdicts.map { ($0.verdict, $0.domains) })
+            var expected: [AuditVerdict: Int] = [:]
+            for host in Set(hosts) {
+                guard let report = reports.first(where: { $0.domain == server.domain(host) }) else { continue }
+                expected[report.verdict, default: 0] += 1
+            }
+            #expect(counts == expected)
+            #expect(summary.signedDomains >= 1, "the signed files' signers: \(summary.signers)")
+            let again = fromLines.report(at: at)
+            #expect(try ReportJSON.encode(again) == ReportJSON.encode(summary), "in process and from JSON lines")
         }
     }
 }

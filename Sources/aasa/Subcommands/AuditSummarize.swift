@@ -1,4 +1,5 @@
 import AASA
+import AASAAudit
 import AASAReports
 import ArgumentParser
 import Foundation

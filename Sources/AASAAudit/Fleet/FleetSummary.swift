@@ -1,5 +1,4 @@
 import AASA
-import AASAAudit
 import Foundation
 
 /// The aggregation of `aasa audit summarize`: audit records added one at a time, each domain
@@ -8,7 +7,7 @@ import Foundation
 /// Memory: per domain, only its name, its verdict and two indexes: of its list of (rule,
 /// severity, count) and of its signer. Rule IDs, those lists and signers are kept once each,
 /// however many domains share them.
-struct FleetSummary {
+public struct FleetSummary: Sendable {
     /// What is kept of one domain's last record: a few bytes, no allocation of its own.
     private struct DomainState {
         var verdict: AuditVerdict
@@ -34,11 +33,13 @@ struct FleetSummary {
     private var signers: [AuditRecord.Signer] = []
     private var signerIndex: [AuditRecord.Signer: Int32] = [:]
     /// Records added, and how many of them replaced an earlier record of the same domain.
-    private(set) var records = 0
-    private(set) var duplicates = 0
+    public private(set) var records = 0
+    public private(set) var duplicates = 0
+
+    public init() {}
 
     /// Adds a record; an earlier record of the same domain (compared without ASCII case) is replaced.
-    mutating func add(_ record: AuditRecord) {
+    public mutating func add(_ record: AuditRecord) {
         records += 1
         var counts: [RuleCount] = []
         for finding in record.diagnostics {
@@ -79,7 +80,7 @@ struct FleetSummary {
     }
 
     /// The summary of every domain added, with signers' expiry judged at `time`.
-    func report(at time: Date, files: [FleetReport.FileRead]) -> FleetReport {
+    public func report(at time: Date, files: [FleetReport.FileRead] = []) -> FleetReport {
         var verdicts: [AuditVerdict: Int] = [:]
         var ruleDomains = [Int](repeating: 0, count: ruleNames.count)
         var ruleFindings = [Int](repeating: 0, count: ruleNames.count)

@@ -1,66 +1,67 @@
 import AASA
-import AASAAudit
 import Foundation
 
 /// What `aasa audit summarize` reports (``FleetSummary``): the `--format json` document
 /// (docs/schemas/fleet.schema.json), which the text and Markdown renderings
 /// (``FleetReportRendering``) show too.
-struct FleetReport: Encodable {
+public struct FleetReport: Encodable, Sendable {
     /// When signers' expiry is judged: now, or `--at`.
-    let at: Date
-    let files: [FileRead]
+    public let at: Date
+    public let files: [FileRead]
     /// Audit records read, over every file (each domain's duplicates included).
-    let records: Int
+    public let records: Int
     /// Records that replaced an earlier record of the same domain.
-    let duplicates: Int
+    public let duplicates: Int
     /// Distinct domains.
-    let domains: Int
-    let verdicts: [VerdictCount]
-    let rules: [Rule]
+    public let domains: Int
+    public let verdicts: [VerdictCount]
+    public let rules: [Rule]
     /// Signers of the served signed files, soonest expiry first.
-    let signers: [Signer]
+    public let signers: [Signer]
 
     /// One input file and what was read from it.
-    struct FileRead: Encodable {
-        let path: String
+    public struct FileRead: Encodable, Sendable {
+        public let path: String
         /// Lines read (blank lines included).
-        var lines = 0
-        var records = 0
+        public var lines = 0
+        public var records = 0
         /// Lines that are not audit records, each reported once on standard error.
-        var skipped = 0
+        public var skipped = 0
         /// Why the file could not be read, or read to its end; nil when it was.
-        var error: String?
+        public var error: String?
+
+        public init(path: String) { self.path = path }
     }
 
-    struct VerdictCount: Encodable {
-        let verdict: AuditVerdict
-        let domains: Int
+    public struct VerdictCount: Encodable, Sendable {
+        public let verdict: AuditVerdict
+        public let domains: Int
     }
 
-    struct Rule: Encodable {
-        let rule: String
+    public struct Rule: Encodable, Sendable {
+        public let rule: String
         /// The most serious severity among the rule's findings.
-        let severity: Severity
+        public let severity: Severity
         /// Domains with at least one finding of the rule, and its findings over every domain.
-        let domains: Int
-        let findings: Int
+        public let domains: Int
+        public let findings: Int
     }
 
-    struct Signer: Encodable {
-        let subject: String
-        let issuer: String
-        let sha256Fingerprint: String?
-        let notAfter: Date
+    public struct Signer: Encodable, Sendable {
+        public let subject: String
+        public let issuer: String
+        public let sha256Fingerprint: String?
+        public let notAfter: Date
         /// Domains whose served file it signed.
-        let domains: Int
+        public let domains: Int
         /// Whether `notAfter` is before ``FleetReport/at``.
-        let expired: Bool
+        public let expired: Bool
 
         private enum CodingKeys: String, CodingKey {
             case subject, issuer, sha256Fingerprint, notAfter, domains, expired
         }
 
-        func encode(to encoder: any Encoder) throws {
+        public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(subject, forKey: .subject)
             try container.encode(issuer, forKey: .issuer)
@@ -72,21 +73,21 @@ struct FleetReport: Encodable {
     }
 
     /// Lines skipped over every file.
-    var skipped: Int { files.reduce(0) { $0 + $1.skipped } }
+    public var skipped: Int { files.reduce(0) { $0 + $1.skipped } }
     /// Lines read over every file.
-    var lines: Int { files.reduce(0) { $0 + $1.lines } }
+    public var lines: Int { files.reduce(0) { $0 + $1.lines } }
     /// Files that could not be read, or not to their end.
-    var unreadable: Int { files.filter { $0.error != nil }.count }
+    public var unreadable: Int { files.filter { $0.error != nil }.count }
     /// Domains that serve a signed file whose signer was read.
-    var signedDomains: Int { signers.reduce(0) { $0 + $1.domains } }
-    var expiredSigners: [Signer] { signers.filter(\.expired) }
+    public var signedDomains: Int { signers.reduce(0) { $0 + $1.domains } }
+    public var expiredSigners: [Signer] { signers.filter(\.expired) }
 
     private enum CodingKeys: String, CodingKey {
         case at, files, lines, records, skipped, duplicates, domains, verdicts, rules, signedDomains, signers
         case expiredSigners, expiredSignedDomains, unreadableFiles
     }
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(InternetDateTime.string(from: at), forKey: .at)
         try container.encode(files.map(FileJSON.init), forKey: .files)
@@ -110,7 +111,7 @@ struct FleetReport: Encodable {
         let file: FileRead
         private enum CodingKeys: String, CodingKey { case path, lines, records, skipped, error }
 
-        func encode(to encoder: any Encoder) throws {
+        public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(file.path, forKey: .path)
             try container.encode(file.lines, forKey: .lines)

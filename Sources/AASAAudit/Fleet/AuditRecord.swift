@@ -1,41 +1,40 @@
 import AASA
-import AASAAudit
 import AASAReports
 import Foundation
 
 /// The parts of one `aasa audit --format jsonl` record (docs/schemas/audit.schema.json,
 /// `$defs/domain`) that a fleet summary needs; every other key is ignored. Decoding refuses a
 /// line that is not such a record, with a reason for a person (``Problem``).
-struct AuditRecord: Decodable {
-    let domain: String
-    let verdict: AuditVerdict
-    let diagnostics: [Finding]
+public struct AuditRecord: Decodable, Sendable {
+    public let domain: String
+    public let verdict: AuditVerdict
+    public let diagnostics: [Finding]
     /// The signer of the served file, when it is signed and its signer was read.
-    let signer: Signer?
+    public let signer: Signer?
 
-    struct Finding: Decodable {
-        let rule: String
-        let severity: Severity
+    public struct Finding: Decodable, Sendable {
+        public let rule: String
+        public let severity: Severity
     }
 
     /// A signer certificate as audit prints it (`file.signature.signer`).
-    struct Signer: Decodable, Hashable {
-        let subject: String
-        let issuer: String
-        let notAfter: Date
-        let sha256Fingerprint: String?
+    public struct Signer: Decodable, Hashable, Sendable {
+        public let subject: String
+        public let issuer: String
+        public let notAfter: Date
+        public let sha256Fingerprint: String?
     }
 
     /// Why a line is not an audit record this aasa reads.
-    struct Problem: Error, CustomStringConvertible {
-        let description: String
+    public struct Problem: Error, CustomStringConvertible, Sendable {
+        public let description: String
     }
 
     private enum Keys: String, CodingKey {
         case schemaVersion, domain, verdict, diagnostics, file, signature, signer
     }
 
-    init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let record = try decoder.container(keyedBy: Keys.self)
         let version = try? record.decodeIfPresent(Int.self, forKey: .schemaVersion)
         guard let version, let domain = try? record.decodeIfPresent(String.self, forKey: .domain) else {
@@ -82,6 +81,17 @@ struct AuditRecord: Decodable {
         return signer
     }
 
+    /// The record of a report made in this process (what its JSON line would decode to).
+    public init(_ report: DomainReport) {
+        domain = report.domain
+        verdict = report.verdict
+        diagnostics = report.diagnostics.map { Finding(rule: $0.rule.rawValue, severity: $0.severity) }
+        signer = report.file?.signature?.signer.map {
+            Signer(
+                subject: $0.subject, issuer: $0.issuer, notAfter: $0.notAfter, sha256Fingerprint: $0.sha256Fingerprint)
+        }
+    }
+
     /// Whether `text` is a rule ID as the audit schema has it: lowercase words joined by `-`.
     static func isRuleID(_ text: String) -> Bool {
         !text.isEmpty && !text.hasPrefix("-") && !text.hasSuffix("-") && !text.contains("--")
@@ -89,7 +99,7 @@ struct AuditRecord: Decodable {
     }
 
     /// One line of a result file as a record, or the reason it is not one.
-    static func parse(_ line: String, decoder: JSONDecoder) -> Result<AuditRecord, Problem> {
+    public static func parse(_ line: String, decoder: JSONDecoder) -> Result<AuditRecord, Problem> {
         do {
             return .success(try decoder.decode(AuditRecord.self, from: Data(line.utf8)))
         } catch let problem as Problem {
@@ -102,7 +112,7 @@ struct AuditRecord: Decodable {
     }
 
     /// The decoder ``parse(_:decoder:)`` needs: ISO 8601 dates, as audit writes them.
-    static func decoder() -> JSONDecoder {
+    public static func decoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         return decoder
