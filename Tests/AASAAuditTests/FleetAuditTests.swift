@@ -183,3 +183,31 @@ final class CountingList: FleetEntrySource, @unchecked Sendable {
         }
     }
 }
+
+/// The shard and already-reported selection of a fleet audit, as a library user sets it.
+struct DomainSelectionTests {
+    static let domains = (1...40).compactMap { try? AuditDomain.parse("d\($0).example.com") }
+
+    @Test("two shards take every domain exactly once; each counts the other's")
+    func shardsPartition() throws {
+        #expect(Self.domains.count == 40, "every name parsed")
+        var taken: [String] = []
+        for index in 1...2 {
+            var selection = DomainSelection(shard: try AuditShard(index: index, count: 2))
+            let mine = try Self.domains.filter { try selection.admits($0) }
+            #expect(selection.otherShards == Self.domains.count - mine.count)
+            #expect(!mine.isEmpty && mine.count < Self.domains.count, "\(mine.count) of \(Self.domains.count)")
+            taken += mine.map(\.description)
+        }
+        #expect(taken.sorted() == Self.domains.map(\.description).sorted())
+    }
+
+    @Test("with a resume set: reported domains and repeats are skipped and counted")
+    func alreadyReported() throws {
+        var selection = DomainSelection(reported: [Self.domains[0].description])
+        let list = [Self.domains[0], Self.domains[1], Self.domains[1], Self.domains[2]]
+        let admitted = try list.filter { try selection.admits($0) }
+        #expect(admitted.map(\.description) == [Self.domains[1], Self.domains[2]].map(\.description))
+        #expect(selection.alreadyReported == 2)
+    }
+}
