@@ -4,7 +4,7 @@
 # Installs libssl-dev, openssl, pkg-config, nginx, python3-jsonschema and libxml2-utils (the
 # schema validators of the output tests) and time (GNU time: the peak memory of a child, for
 # the --files-from memory test) first when they are missing, tinyproxy (the proxy tests), and
-# dnsmasq-base and iproute2 for the WAN simulation (scripts/wan-sim.sh, which the
+# dnsmasq-base and iproute2 for the WAN simulation (benchmarks/wan-sim.sh, which the
 # WANSimulationTests run as root).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `aasa audit` at scale over the WAN simulation (scripts/wan-sim.sh, issue #17): 2,000 domains,
+/// `aasa audit` at scale over the WAN simulation (benchmarks/wan-sim.sh, issue #17): 2,000 domains,
 /// each in a category of the mix (no file, plain JSON, signed, redirect, wrong type, oversized,
 /// error status, slow DNS, NXDOMAIN, refused, hanging), looked up through a real DNS server and
 /// fetched over a delay line. One simulation serves every test (``WANSimulationRun``). Without
@@ -9,7 +9,7 @@ import Testing
 /// simulation cannot be built every test fails with the script's reason.
 @Suite(.enabled(if: geteuid() == 0, "the WAN simulation makes network namespaces: run the tests as root (CI does)"))
 struct WANSimulationTests {
-    /// The mix's categories (scripts/wan-sim/make-mix.py).
+    /// The mix's categories (benchmarks/wan-sim/make-mix.py).
     static let categories: Set<String> = [
         "none", "json", "signed", "redirect", "wrong-type", "oversized", "http-error", "slow-dns", "nxdomain",
         "refused", "hang",

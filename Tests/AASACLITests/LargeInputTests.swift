@@ -5,7 +5,7 @@ import Testing
 /// A file exactly at the input limit, made of the app identifiers that made `check` quadratic
 /// (GitHub issue #24: a 2.4 MB file took 196 s, where `lint` took under a second). The limit is
 /// set to 4 MiB here to keep the suite short; the figures at the default 16 MiB are in
-/// docs/performance.md (`scripts/bench-input-limit.sh`). The time limit is a generous guard
+/// docs/performance.md (`benchmarks/bench-input-limit.sh`). The time limit is a generous guard
 /// against a return to quadratic work (hours at this size), not a speed target.
 @Suite("A file at the input limit")
 struct LargeInputTests {

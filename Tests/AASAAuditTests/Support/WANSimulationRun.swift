@@ -1,6 +1,6 @@
 import Foundation
 
-/// One run of scripts/wan-sim.sh (the WAN simulation, issue #17), shared by the
+/// One run of benchmarks/wan-sim.sh (the WAN simulation, issue #17), shared by the
 /// WANSimulationTests: 2,000 generated domains behind nginx, dnsmasq, hang listeners and refused
 /// addresses, reached over a delay line (40 ms RTT ± 5 ms, no loss: a lost SYN or DNS packet
 /// would make a verdict depend on chance). Inside the client namespace a driver runs the built
@@ -132,7 +132,7 @@ struct WANSimulationRun: Sendable {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-wan-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let script = Repository.root.appendingPathComponent("scripts/wan-sim.sh").path
+        let script = Repository.root.appendingPathComponent("benchmarks/wan-sim.sh").path
         let result = TestProcess.run(
             "/usr/bin/env",
             [
@@ -143,7 +143,7 @@ struct WANSimulationRun: Sendable {
                 directory.path, TestPaths.aasa.path,
             ] + Self.auditOptions, timeout: 600)
         guard result.status == 0 else {
-            let why = result.status == 77 ? "the WAN simulation cannot run here" : "scripts/wan-sim.sh failed"
+            let why = result.status == 77 ? "the WAN simulation cannot run here" : "benchmarks/wan-sim.sh failed"
             throw Failure(description: "\(why) (status \(result.status)): \(result.stderr)")
         }
         func text(_ name: String) throws -> String {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The WAN simulation's servers that accept and never speak (scripts/wan-sim.sh).
+"""The WAN simulation's servers that accept and never speak (benchmarks/wan-sim.sh).
 
     hang-listener.py ADDRESS...
 

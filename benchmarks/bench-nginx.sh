@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Sourced by the audit benchmarks (scripts/bench-audit.sh, scripts/bench-http-stack/run.sh), run
+# Sourced by the audit benchmarks (benchmarks/bench-audit.sh, benchmarks/bench-http-stack/run.sh), run
 # from the repository's root: one local nginx on 127.0.0.1 for *.example.com with a wildcard
 # certificate, in a temporary directory that is removed on exit, nginx stopped, whatever happens.
 #

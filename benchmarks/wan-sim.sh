@@ -2,7 +2,7 @@
 # The WAN simulation (issue #17): a generated mix of domains behind real servers, reached over
 # a delay line with latency, jitter and loss, and a command run on the client side of it.
 #
-#   scripts/wan-sim.sh [--domains N] [--rtt-ms MS] [--jitter-ms MS] [--loss PERCENT]
+#   benchmarks/wan-sim.sh [--domains N] [--rtt-ms MS] [--jitter-ms MS] [--loss PERCENT]
 #                      [--slow-dns-ms MS] [--seed S] -- COMMAND [ARG...]
 #
 #   --domains N       domains in the mix (default 1000)
@@ -26,7 +26,7 @@
 #   slow-DNS namespace  a second dnsmasq on 10.202.0.53, to which the first forwards the
 #                     slow-dns names: that lookup crosses the delay line twice more, plus
 #                     --slow-dns-ms each way (a resolver asking a slow authoritative server)
-#   wan-delay         scripts/wan-sim/wan-delay.c, compiled here: routes IPv4 between the
+#   wan-delay         benchmarks/wan-sim/wan-delay.c, compiled here: routes IPv4 between the
 #                     three TUNs by destination prefix, after the delay. (This kernel has no
 #                     sch_netem, so `tc qdisc ... netem` is not an option; a user-space TUN
 #                     forwarder is the smallest real packet-level delay.)

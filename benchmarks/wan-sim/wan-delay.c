@@ -1,4 +1,4 @@
-// wan-delay: the WAN simulation's delay line (scripts/wan-sim.sh). A user-space router
+// wan-delay: the WAN simulation's delay line (benchmarks/wan-sim.sh). A user-space router
 // between TUN devices, one per network namespace, that forwards IPv4 packets after a delay.
 //
 // Why user space: the kernel this was written on has no sch_netem ("Specified qdisc kind is

@@ -5,7 +5,7 @@
 # manual form of the mode). Not a test: docs/performance.md#start-up-with---historical has the
 # figures and says on which binary they were taken.
 #
-#   scripts/bench-historical.sh [AASA_BINARY] [RUNS]
+#   benchmarks/bench-historical.sh [AASA_BINARY] [RUNS]
 #
 # AASA_BINARY defaults to the static release binary (scripts/build-static.sh); RUNS to 40.
 set -euo pipefail

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmark (not a test; CI does not run it): `aasa audit` over the WAN simulation
-# (scripts/wan-sim.sh), the same mix of N domains twice: over a 100 ms RTT line (± 10 ms
+# (benchmarks/wan-sim.sh), the same mix of N domains twice: over a 100 ms RTT line (± 10 ms
 # jitter, 0.5 % loss, slow DNS) and with no added latency. Prints domains/s, CPU and peak RSS
 # (GNU time) of each run, and the ceiling of the latency run with its computation:
 #
@@ -12,7 +12,7 @@
 #       once), or --timeout for the names that hang (it bounds a request, connecting included)
 #   ratio = latency run's domains/s / ceiling
 #
-#   scripts/bench-wan.sh N [CONCURRENCY]        (default 10000 domains, --concurrency 1000)
+#   benchmarks/bench-wan.sh N [CONCURRENCY]        (default 10000 domains, --concurrency 1000)
 #
 # Environment: AASA_EXECUTABLE (default: a release build, made here), TIMEOUT (default 5),
 # RTT_MS (100), JITTER_MS (10), LOSS (0.5), SLOW_DNS_MS (250), SEED (1), AUDIT_OPTIONS (extra
@@ -50,7 +50,7 @@ run() {
     if [ "${PERF:-}" = 1 ] && [ "$name" = latency ]; then
         perf=(perf record -g -o "$out/perf.data" --)
     fi
-    scripts/wan-sim.sh --domains "$count" --seed "$seed" "$@" -- \
+    benchmarks/wan-sim.sh --domains "$count" --seed "$seed" "$@" -- \
         sh -c 'cp "$WAN_SIM_MIX" "$WAN_SIM_MANIFEST" "$1/"; shift
             exec "$@" --domains-file "$WAN_SIM_DOMAINS" --ca-file "$WAN_SIM_CA_FILE"' \
         sh "$out" /usr/bin/time -v -o "$out/$name.time" "${perf[@]}" "$aasa" audit --no-system-roots \

@@ -1,4 +1,4 @@
-// Built and run by scripts/bench-cms-vs-pkcs7.sh (a measurement, not a test).
+// Built and run by benchmarks/bench-cms-vs-pkcs7.sh (a measurement, not a test).
 // Per-message cost of PKCS#7 vs CMS verification (signature only, as the batch path does after
 // the chain cache): parse + verify the example N times.
 #include <openssl/pkcs7.h>

@@ -4,7 +4,7 @@
 # test PKI's wildcard certificate, and a plain curl loop over the same URLs as the yardstick.
 # Prints domains per second for both and aasa's peak memory (/usr/bin/time -v).
 #
-#   scripts/bench-audit.sh [--ecdsa] [--system-roots] [--no-curl] [--perf FILE] [N] [CONCURRENCY]
+#   benchmarks/bench-audit.sh [--ecdsa] [--system-roots] [--no-curl] [--perf FILE] [N] [CONCURRENCY]
 #
 #   --ecdsa         serve an ECDSA P-256 wildcard leaf made at run time in the temporary
 #                   directory (signed with certs/intermediate-ca.key) instead of the RSA one
@@ -55,8 +55,8 @@ else
     aasa="$(swift build -c release --show-bin-path)/aasa"
 fi
 
-# shellcheck source=scripts/bench-nginx.sh
-. scripts/bench-nginx.sh
+# shellcheck source=benchmarks/bench-nginx.sh
+. benchmarks/bench-nginx.sh
 bench_nginx_init
 port=$(bench_free_port)
 leaf_key=$PWD/certs/leaf-wildcard.key

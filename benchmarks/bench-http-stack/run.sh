@@ -2,14 +2,14 @@
 # Benchmark (not a test; CI does not run it) for the HTTP stack decision (docs/audit.md, "The
 # HTTP stack"): libcurl's multi interface (curl-multi.c, Debian's libcurl4-openssl-dev: OpenSSL)
 # against `aasa audit` (SwiftNIO + swift-nio-ssl: BoringSSL), fetching both paths of N domains
-# at concurrency C from one local nginx on 127.0.0.1 (the setup of scripts/bench-audit.sh: the
+# at concurrency C from one local nginx on 127.0.0.1 (the setup of benchmarks/bench-audit.sh: the
 # test PKI's wildcard certificate, one connection per URL), in two mixes:
 #   file: every domain serves a small JSON file at /.well-known (the root path 404s);
 #   none: both paths 404, so aasa parses and lints nothing: its work is the fetches, the chain
 #         check and the report (the closest to fetch-only aasa gets).
 # Prints seconds, domains/s, CPU seconds and peak RSS (/usr/bin/time -v) per program and mix.
 #
-#   scripts/bench-http-stack/run.sh [N] [C] [AASA]     (defaults 2000, 16, the release build)
+#   benchmarks/bench-http-stack/run.sh [N] [C] [AASA]     (defaults 2000, 16, the release build)
 #
 # Every connection goes to 127.0.0.1; nginx is stopped on exit, whatever happens.
 set -euo pipefail
@@ -19,8 +19,8 @@ concurrency=${2:-16}
 aasa=${3:-}
 scripts/ensure-deps.sh nginx time libcurl4-openssl-dev pkg-config
 
-# shellcheck source=scripts/bench-nginx.sh
-. scripts/bench-nginx.sh
+# shellcheck source=benchmarks/bench-nginx.sh
+. benchmarks/bench-nginx.sh
 bench_nginx_init
 
 if [ -z "$aasa" ]; then
@@ -29,7 +29,7 @@ if [ -z "$aasa" ]; then
     aasa="$(swift build -c release --show-bin-path)/aasa"
 fi
 # shellcheck disable=SC2046
-cc -O2 -Wall -o "$work/curl-multi" scripts/bench-http-stack/curl-multi.c $(pkg-config --cflags --libs libcurl)
+cc -O2 -Wall -o "$work/curl-multi" benchmarks/bench-http-stack/curl-multi.c $(pkg-config --cflags --libs libcurl)
 
 port_file=$(bench_free_port)
 port_none=$(bench_free_port)

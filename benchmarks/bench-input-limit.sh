@@ -4,7 +4,7 @@
 # 160,000 identifiers in webcredentials and 120,000 in appclips (GitHub issue #24: `check` was
 # quadratic in them, 196 s for 2.4 MB). A benchmark, not a test: LargeInputTests guards the same
 # shape at 4 MiB with a generous time limit.
-#   scripts/bench-input-limit.sh [AASA_BINARY]   (default: the release build, built first)
+#   benchmarks/bench-input-limit.sh [AASA_BINARY]   (default: the release build, built first)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 aasa=${1:-}
