@@ -45,11 +45,12 @@ struct AuditPolitenessTests {
         try withNginx { server in
             let log = try audit(server, domains: 15, ["--rate", "10"])
             // 30 requests at 10 a second: sent over 2.9 s (less the jitter of a send reaching
-            // nginx's log), and no second holds more than 10 starts (one more allowed for the
-            // handshake's jitter between the slot and the request reaching nginx).
+            // nginx's log), and no second holds more than 10 sends (one more allowed for that
+            // jitter). Sends, not request starts: a new connection's request reaches nginx only
+            // after its TLS handshake, which a loaded machine (ThreadSanitizer) stretches.
             let span = (log.sends.max() ?? 0) - (log.sends.min() ?? 0)
             #expect(span >= 2.9 - AccessLog.sendJitter, "30 requests sent over \(span) s: \(log.sends)")
-            #expect(log.mostStartsInASecond <= 11)
+            #expect(AccessLog.mostIn(window: 1, log.sends) <= 11, "\(log.sends)")
         }
     }
 
@@ -78,7 +79,7 @@ struct AuditPolitenessTests {
     @Test func withoutARateTheSameRequestsComeAtOnce() throws {
         try withNginx { server in
             let log = try audit(server, domains: 15, [])
-            #expect(log.mostStartsInASecond > 11)
+            #expect(AccessLog.mostIn(window: 1, log.sends) > 11, "\(log.sends)")
         }
     }
 
