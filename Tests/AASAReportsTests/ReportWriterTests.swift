@@ -40,7 +40,7 @@ import Testing
     {
         Report(
             context: ReportContext(
-                command: "lint", rules: RuleBook.lint(), failOn: failOn, workingDirectory: "/work/dir",
+                command: "lint", rules: RuleBook.lint(), failOn: failOn, workingDirectory: "/srv/site",
                 date: Date(timeIntervalSince1970: 1_790_000_000)),
             subjects: subjects, unreadable: unreadable)
     }
@@ -69,7 +69,7 @@ import Testing
         let duplicate = try #require(all.first { $0["ruleId"] as? String == "duplicate-appid" })
         #expect(physical(duplicate)["region"] as? [String: Int] == ["startLine": 5, "startColumn": 59])
         let root = (run["originalUriBaseIds"] as? [String: [String: String]])?["%SRCROOT%"]?["uri"]
-        #expect(root == "file:///work/dir/")
+        #expect(root == "file:///srv/site/")
         let invocation = (run["invocations"] as? [[String: Any]])?.first
         #expect(invocation?["executionSuccessful"] as? Bool == false)
         let driver = (run["tool"] as? [String: Any])?["driver"] as? [String: Any]

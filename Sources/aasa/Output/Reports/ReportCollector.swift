@@ -8,7 +8,11 @@ import Foundation
 /// makes the document and this writes it to standard output.
 struct ReportCollector {
     let format: BatchFormat
-    private var report: Report
+    private let scope: ReportScope
+    private let rulesURL: String
+    private let failOn: Severity
+    private var subjects: [ReportSubject] = []
+    private var unreadable: [UnreadableInput] = []
 
     /// Why `$AASA_RULES_URL` was not used (reported once, when a report is written).
     private let rulesWarning: String?
@@ -19,8 +23,9 @@ struct ReportCollector {
     init(_ format: BatchFormat, scope: ReportScope, rulesURL: String, rulesWarning: String?, failOn: Severity) {
         self.format = format
         self.rulesWarning = rulesWarning
-        self.report = Report(
-            context: ReportContext(command: scope.command, rules: scope.rules(base: rulesURL), failOn: failOn))
+        self.scope = scope
+        self.rulesURL = rulesURL
+        self.failOn = failOn
     }
 
     /// Whether `format` is written at the end from what is collected (so the workers must keep
@@ -28,12 +33,12 @@ struct ReportCollector {
     var collects: Bool { format.isReport }
 
     mutating func add(_ subject: ReportSubject) {
-        if collects { report.subjects.append(subject) }
+        if collects { subjects.append(subject) }
     }
 
     /// An input that could not be read (already reported on standard error).
     mutating func unreadable(_ failure: CLIFailure) {
-        if collects { report.unreadable.append(UnreadableInput(path: failure.path, message: failure.message)) }
+        if collects { unreadable.append(UnreadableInput(path: failure.path, message: failure.message)) }
     }
 
     /// The writer of `format`, nil for the per-file formats.
@@ -53,6 +58,10 @@ struct ReportCollector {
     func finish() throws {
         guard collects, let writer = Self.writer(format) else { return }
         if let rulesWarning { Diagnostics.emit("aasa", .warning, rulesWarning) }
+        // The rule book is built here, for a report only: a text or JSON run never pays for it.
+        let report = Report(
+            context: ReportContext(command: scope.command, rules: scope.rules(base: rulesURL), failOn: failOn),
+            subjects: subjects, unreadable: unreadable)
         try reportingFailures(path: "aasa") {
             StandardStreams.out(try writer.write(report))
         }
