@@ -60,20 +60,7 @@ public struct CertificateInfo: Hashable, Sendable, Codable {
             return string.isEmpty
                 ? [] : string.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         }
-        func hex<T>(_ tuple: T) -> String {
-            // "AB:CD:…" without String(format:), which costs more than the rest of the description.
-            let digits = Array("0123456789ABCDEF".utf8)
-            return withUnsafeBytes(of: tuple) { bytes in
-                var text = [UInt8]()
-                text.reserveCapacity(bytes.count * 3)
-                for (index, byte) in bytes.enumerated() {
-                    if index > 0 { text.append(UInt8(ascii: ":")) }
-                    text.append(digits[Int(byte >> 4)])
-                    text.append(digits[Int(byte & 0x0F)])
-                }
-                return String(decoding: text, as: UTF8.self)
-            }
-        }
+        func hex<T>(_ tuple: T) -> String { withUnsafeBytes(of: tuple) { colonHex($0) } }
         subject = String(cString: raw.subject)
         issuer = String(cString: raw.issuer)
         serialNumber = String(cString: raw.serial)

@@ -1,4 +1,5 @@
 internal import CAASACrypto
+import Foundation
 
 /// Owns a C `caasa_certs` list (an OpenSSL `STACK_OF(X509)`) and frees it in `deinit`.
 final class CertificateStack {
@@ -17,6 +18,22 @@ final class CertificateStack {
             let status = caasa_certs_append(list, certificate.stack.pointer, 0)
             guard status == .CAASA_OK else { throw AASAError.fromStatus(status, "cannot build certificate list") }
         }
+    }
+
+    /// Every certificate in `data` (PEM blocks or concatenated DER), read by OpenSSL and not
+    /// yet described (``certificates(reusing:)`` describes them).
+    /// - Throws: ``AASAError`` `.noCertificate` or `.unreadableCertificate`.
+    static func reading(_ data: Data) throws -> CertificateStack {
+        var list: OpaquePointer?
+        let status = data.withCBytes { caasa_certs_load($0, $1, &list) }
+        guard status == .CAASA_OK, let list else {
+            throw AASAError.fromStatus(
+                status,
+                status == .CAASA_ERR_NO_CERTIFICATES
+                    ? "no certificate found (expected PEM CERTIFICATE blocks or DER)"
+                    : "not a readable X.509 certificate")
+        }
+        return CertificateStack(takingOwnership: list)
     }
 
     deinit { caasa_certs_free(pointer) }

@@ -6,13 +6,7 @@ internal import CAASACrypto
 public enum SHA256Digest {
     /// The digest of `bytes` in lowercase hexadecimal (64 characters).
     public static func hex(_ bytes: [UInt8]) throws(AASAError) -> String {
-        var digest = [UInt8](repeating: 0, count: 32)
-        let status = bytes.withUnsafeBufferPointer { input in
-            digest.withUnsafeMutableBufferPointer { output in
-                caasa_sha256(input.baseAddress, input.count, output.baseAddress!)
-            }
-        }
-        guard status == 1 else { throw AASAError(.internalError, "OpenSSL could not compute a SHA-256 digest") }
+        let digest = try digest(bytes)
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(64)
@@ -21,5 +15,21 @@ public enum SHA256Digest {
             text.append(digits[Int(byte & 0x0F)])
         }
         return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The digest of `bytes` as a certificate's fingerprint is written
+    /// (``CertificateInfo/sha256Fingerprint``: "AB:CD:…").
+    static func fingerprint(_ bytes: [UInt8]) throws(AASAError) -> String { colonHex(try digest(bytes)) }
+
+    /// The 32 bytes of the digest of `bytes`.
+    static func digest(_ bytes: [UInt8]) throws(AASAError) -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: 32)
+        let status = bytes.withUnsafeBufferPointer { input in
+            digest.withUnsafeMutableBufferPointer { output in
+                caasa_sha256(input.baseAddress, input.count, output.baseAddress!)
+            }
+        }
+        guard status == 1 else { throw AASAError(.internalError, "OpenSSL could not compute a SHA-256 digest") }
+        return digest
     }
 }

@@ -18,16 +18,7 @@ public final class X509Certificate: Sendable, CustomStringConvertible {
     /// blocks are skipped), or one or more concatenated DER certificates.
     /// - Throws: ``AASAError`` `.noCertificate` or `.unreadableCertificate`.
     public static func load(from data: Data) throws -> [X509Certificate] {
-        var list: OpaquePointer?
-        let status = data.withCBytes { caasa_certs_load($0, $1, &list) }
-        guard status == .CAASA_OK, let list else {
-            throw AASAError.fromStatus(
-                status,
-                status == .CAASA_ERR_NO_CERTIFICATES
-                    ? "no certificate found (expected PEM CERTIFICATE blocks or DER)"
-                    : "not a readable X.509 certificate")
-        }
-        return try CertificateStack(takingOwnership: list).certificates()
+        try CertificateStack.reading(data).certificates()
     }
 
     /// The DER encoding.

@@ -1,15 +1,56 @@
 import Foundation
 
 /// A root certificate of a ``HistoricalTrustStore`` and when the store trusted it.
+///
+/// A root of the compiled-in store is held as its DER bytes and fingerprint: a verification
+/// parses only the root its chain reaches (describing all 289 roots, each self-signature
+/// checked, cost `--historical` 200 ms before a single file was read).
 public struct HistoricalRoot: Sendable {
-    /// The root certificate.
-    public let certificate: X509Certificate
+    /// The certificate's SHA-256 fingerprint, as ``CertificateInfo/sha256Fingerprint`` writes it.
+    public let sha256Fingerprint: String
     /// The spans of snapshots that held it, oldest first (a root can leave and come back).
     public let periods: [TrustPeriod]
+    private let source: Source
+
+    private enum Source: Sendable {
+        case parsed(X509Certificate)
+        case der(Data)
+    }
 
     public init(certificate: X509Certificate, periods: [TrustPeriod]) {
-        self.certificate = certificate
+        sha256Fingerprint = certificate.info.sha256Fingerprint
         self.periods = periods
+        source = .parsed(certificate)
+    }
+
+    /// A root given by its DER encoding, read only when asked for.
+    init(der: Data, sha256Fingerprint: String, periods: [TrustPeriod]) {
+        self.sha256Fingerprint = sha256Fingerprint
+        self.periods = periods
+        source = .der(der)
+    }
+
+    /// The root certificate (read from its DER bytes on each call for a compiled-in root).
+    /// - Throws: ``AASAError`` when the bytes are not one certificate.
+    public func certificate() throws -> X509Certificate {
+        switch source {
+        case .parsed(let certificate):
+            return certificate
+        case .der(let der):
+            let certificates = try X509Certificate.load(from: der)
+            guard let certificate = certificates.first, certificates.count == 1 else {
+                throw AASAError(.unreadableCertificate, "root \(sha256Fingerprint) is not one certificate")
+            }
+            return certificate
+        }
+    }
+
+    /// The DER encoding.
+    func derRepresentation() throws -> Data {
+        switch source {
+        case .parsed(let certificate): return try certificate.derRepresentation
+        case .der(let der): return der
+        }
     }
 
     /// Whether the store trusted the root at `date`.

@@ -52,6 +52,16 @@ public final class TrustStore: Sendable {
         }
     }
 
+    /// A store of exactly the certificates of `anchors`, no system roots (the roots of a
+    /// ``HistoricalTrustStore``, which need not be described to be trusted).
+    init(anchoring anchors: CertificateStack) throws {
+        guard let store = caasa_trust_new() else { throw AASAError(.outOfMemory, "out of memory") }
+        pointer = store
+        configuration = TrustConfiguration(useSystemRoots: false)
+        let status = caasa_trust_add_certs(store, anchors.pointer)
+        guard status == .CAASA_OK else { throw AASAError.fromStatus(status, "cannot add trust anchors") }
+    }
+
     /// Reads now what the first verification would read: the index of the system bundle
     /// (`SSL_CERT_FILE`), which is otherwise read on the first issuer a chain asks for. For a
     /// long-lived store whose later verifications may find no file descriptor free (`aasa

@@ -164,8 +164,11 @@ extension Verifier {
 
         // 4. The chain again at that time, against that root alone, with every check.
         let rootOnly: TrustStore
+        let rootInfo: CertificateInfo
         do {
-            rootOnly = try TrustStore(TrustConfiguration(useSystemRoots: false, anchors: [root.certificate]))
+            let certificate = try root.certificate()
+            rootInfo = certificate.info
+            rootOnly = try TrustStore(TrustConfiguration(useSystemRoots: false, anchors: [certificate]))
         } catch {
             return refused("cannot load the root \"\(top.subject)\": \(error)")
         }
@@ -185,8 +188,8 @@ extension Verifier {
         }
         let result = HistoricalValidity(
             window: window.range, checkedAt: chosen.time, timeSource: chosen.source, signingTime: signingTime,
-            store: store.name, root: root.certificate.info, rootPeriod: window.period,
-            failsToday: failsToday(check.chain, root: root, store: store, today: today))
+            store: store.name, root: rootInfo, rootPeriod: window.period,
+            failsToday: failsToday(check.chain, root: root, rootInfo: rootInfo, store: store, today: today))
         return HistoricalOutcome(
             verdict: .validThen(result), checkedAt: chosen.time, chain: check.chain, warnings: check.warnings)
     }
@@ -199,7 +202,8 @@ extension Verifier {
 
     /// Why the chain fails today, one sentence each.
     private func failsToday(
-        _ chain: [CertificateInfo], root: HistoricalRoot, store: HistoricalTrustStore, today: VerificationVerdict
+        _ chain: [CertificateInfo], root: HistoricalRoot, rootInfo: CertificateInfo, store: HistoricalTrustStore,
+        today: VerificationVerdict
     ) -> [String] {
         let now = Date()
         var reasons: [String] = []
@@ -214,7 +218,7 @@ extension Verifier {
                     "was removed from \(store.name) by \(day($0)) (last in the snapshot of \(day(last.lastSeen)))"
                 }
                 ?? "is not in \(store.name) today"
-            reasons.append("the root \"\(root.certificate.info.subject)\" \(removal)")
+            reasons.append("the root \"\(rootInfo.subject)\" \(removal)")
         }
         if reasons.isEmpty, let reason = today.reason { reasons.append(reason) }
         return reasons
