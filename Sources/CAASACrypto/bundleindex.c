@@ -296,14 +296,20 @@ X509 *caasa_bundle_certificate(const caasa_bundle_index *index, const caasa_bund
     return certificate;
 }
 
+int caasa_subject_matches(const unsigned char *subject, long subject_length, int subject_signature_known,
+                          uint64_t subject_signature, const X509_NAME *name, int signature_known, uint64_t signature) {
+    if (signature_known && subject_signature_known && subject_signature != signature) return 0;
+    const unsigned char *cursor = subject;
+    X509_NAME *decoded = d2i_X509_NAME(NULL, &cursor, subject_length);
+    int equal = decoded != NULL && X509_NAME_cmp(decoded, name) == 0;
+    X509_NAME_free(decoded);
+    return equal;
+}
+
 int caasa_bundle_entry_matches(const caasa_bundle_entry *entry, const X509_NAME *name, int signature_known,
                                uint64_t signature) {
-    if (signature_known && entry->signature_known && entry->signature != signature) return 0;
-    const unsigned char *cursor = entry->subject;
-    X509_NAME *subject = d2i_X509_NAME(NULL, &cursor, entry->subject_length);
-    int equal = subject != NULL && X509_NAME_cmp(subject, name) == 0;
-    X509_NAME_free(subject);
-    return equal;
+    return caasa_subject_matches(entry->subject, entry->subject_length, entry->signature_known, entry->signature, name,
+                                 signature_known, signature);
 }
 
 void caasa_bundle_index_free(caasa_bundle_index *index) {

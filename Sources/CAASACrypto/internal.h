@@ -125,10 +125,28 @@ X509 *caasa_bundle_certificate(const caasa_bundle_index *index, const caasa_bund
 int caasa_bundle_entry_matches(const caasa_bundle_entry *entry, const X509_NAME *name, int signature_known,
                                uint64_t signature) __attribute__((visibility("hidden")));
 
+/// Whether the DER name `subject` is `name` by X509_NAME_cmp; a subject whose fingerprint
+/// differs from `signature` (when both are known) is not decoded.
+int caasa_subject_matches(const unsigned char *subject, long subject_length, int subject_signature_known,
+                          uint64_t subject_signature, const X509_NAME *name, int signature_known, uint64_t signature)
+    __attribute__((visibility("hidden")));
+
+/// A lookup method's answer once it has added the certificates named `name` to `store`: the
+/// store's own object for that name, as OpenSSL's lookups hand it back. 0 when there is none.
+int caasa_store_answer_by_subject(X509_STORE *store, X509_LOOKUP_TYPE type, const X509_NAME *name, X509_OBJECT *ret)
+    __attribute__((visibility("hidden")));
+
 /// A fingerprint of a DER name that names equal under X509_NAME_cmp share; 0 when the name is
 /// not one this reads (then it must be compared).
 int caasa_name_signature(const unsigned char *der, long length, uint64_t *signature)
     __attribute__((visibility("hidden")));
+
+/// The fingerprint (caasa_name_signature) of the name a lookup is asked for; 0 when unknown.
+static inline int caasa_lookup_name_signature(const X509_NAME *name, uint64_t *signature) {
+    const unsigned char *der = NULL;
+    size_t length = 0;
+    return X509_NAME_get0_der(name, &der, &length) && caasa_name_signature(der, (long)length, signature);
+}
 
 /// Where the subject lies in a DER certificate, or in a `prefix` of one; 0 when it cannot be read.
 int caasa_certificate_subject_span(const unsigned char *der, long length, int prefix, const unsigned char **subject,

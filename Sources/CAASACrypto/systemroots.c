@@ -52,11 +52,8 @@ static int caasa_lazy_bundle_by_subject(X509_LOOKUP *lookup, X509_LOOKUP_TYPE ty
     caasa_lazy_bundle *bundle = X509_LOOKUP_get_method_data(lookup);
     X509_STORE *store = X509_LOOKUP_get_store(lookup);
     if (bundle == NULL || store == NULL || type != X509_LU_X509) return 0;
-    const unsigned char *name_der = NULL;
-    size_t name_length = 0;
     uint64_t signature = 0;
-    int signature_known = X509_NAME_get0_der(name, &name_der, &name_length)
-                          && caasa_name_signature(name_der, (long)name_length, &signature);
+    int signature_known = caasa_lookup_name_signature(name, &signature);
     int added = 0;
     pthread_mutex_lock(&bundle->mutex);
     // A bundle that could not be opened for want of a file descriptor (an audit with every
@@ -76,6 +73,10 @@ static int caasa_lazy_bundle_by_subject(X509_LOOKUP *lookup, X509_LOOKUP_TYPE ty
     pthread_mutex_unlock(&bundle->mutex);
     ERR_clear_error();
     if (!added) return 0;
+    return caasa_store_answer_by_subject(store, type, name, ret);
+}
+
+int caasa_store_answer_by_subject(X509_STORE *store, X509_LOOKUP_TYPE type, const X509_NAME *name, X509_OBJECT *ret) {
     // Another thread may have added the certificate: this caller missed the cache before.
     if (!X509_STORE_lock(store)) return 0;
     X509_OBJECT *found = X509_OBJECT_retrieve_by_subject(X509_STORE_get0_objects(store), type, name);

@@ -75,6 +75,6 @@ public final class HistoricalTrustStore: Sendable {
         for root in roots where date.map({ root.isTrusted(at: $0) }) ?? true {
             anchors.append(try root.derRepresentation())
         }
-        return try TrustStore(anchoring: try CertificateStack.reading(anchors))
+        return try TrustStore(lazilyAnchoring: anchors)
     }
 }

@@ -52,13 +52,15 @@ public final class TrustStore: Sendable {
         }
     }
 
-    /// A store of exactly the certificates of `anchors`, no system roots (the roots of a
-    /// ``HistoricalTrustStore``, which need not be described to be trusted).
-    init(anchoring anchors: CertificateStack) throws {
+    /// A store of exactly the concatenated DER certificates `anchors`, no system roots, each
+    /// decoded only when a chain asks for its subject (the roots of a ``HistoricalTrustStore``:
+    /// hundreds, of which a chain reaches one).
+    /// - Throws: ``AASAError`` `.unreadableCertificate` when one cannot be read.
+    init(lazilyAnchoring anchors: Data) throws {
         guard let store = caasa_trust_new() else { throw AASAError(.outOfMemory, "out of memory") }
         pointer = store
         configuration = TrustConfiguration(useSystemRoots: false)
-        let status = caasa_trust_add_certs(store, anchors.pointer)
+        let status = anchors.withCBytes { caasa_trust_add_lazy_anchors(store, $0, $1) }
         guard status == .CAASA_OK else { throw AASAError.fromStatus(status, "cannot add trust anchors") }
     }
 

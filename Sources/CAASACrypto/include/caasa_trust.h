@@ -33,6 +33,11 @@ void caasa_trust_preload(caasa_trust *trust);
 /// Adds every certificate of `certs` as a trust anchor.
 caasa_status caasa_trust_add_certs(caasa_trust *trust, const caasa_certs *certs);
 
+/// Adds the concatenated DER certificates `der` as trust anchors that are decoded only when a
+/// chain asks for their subject (lazyanchors.c): for hundreds of anchors of which a chain needs
+/// one. The bytes are copied. CAASA_ERR_CERT_DECODE (nothing added) when one cannot be read.
+caasa_status caasa_trust_add_lazy_anchors(caasa_trust *trust, const void *_Nullable der, size_t length);
+
 /// Adds a directory of hashed certificate names (`openssl rehash`), looked up lazily.
 caasa_status caasa_trust_add_directory(caasa_trust *trust, const char *path);
 
