@@ -125,7 +125,10 @@ struct VerifyCommandTests {
 
     @Test(
         "rejectsExpiredSigner now, accepts it at --at 2015-06-01",
-        arguments: ["2015-06-01T00:00:00Z", "1433116800", "2015-06-01"])
+        arguments: [
+            "2015-06-01T00:00:00Z", "1433116800", "2015-06-01", "2015-06-01T02:00:00+02:00",
+            "2015-06-01T00:00:00.000Z", "2015-05-31T23:00:00-01:00",
+        ])
     func expiredSigner(at time: String) throws {
         try withTemporaryDirectory { dir in
             let signed = try Fixture.signedFile(in: dir, leaf: "leaf-expired")

@@ -25,6 +25,10 @@ enum UsageErrors {
     /// Ends the process as argument-parser's `exit(withError:)` does (help on standard output
     /// and 0; an error's text on standard error and its status), with ``text(for:command:)``.
     static func exit(_ error: any Error, command: any ParsableCommand.Type) -> Never {
+        // A command's own exit status (a verification that failed, `throw ExitCode(1)`) has no
+        // text: argument-parser would still reflect the command and build its help to find that
+        // out (docs/performance.md, "A failing verification").
+        if let code = error as? ExitCode { Foundation.exit(code.rawValue) }
         let status = command.exitCode(for: error)
         let text = self.text(for: error, command: command)
         if !text.isEmpty {
