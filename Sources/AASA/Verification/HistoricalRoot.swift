@@ -2,7 +2,7 @@ import Foundation
 
 /// A root certificate of a ``HistoricalTrustStore`` and when the store trusted it.
 ///
-/// A root of the compiled-in store is held as its DER bytes and fingerprint: a verification
+/// A root of the compiled-in store is held as its place in the binary and its fingerprint: a verification
 /// parses only the root its chain reaches (describing all 289 roots, each self-signature
 /// checked, cost `--historical` 200 ms before a single file was read).
 public struct HistoricalRoot: Sendable {
@@ -12,9 +12,10 @@ public struct HistoricalRoot: Sendable {
     public let periods: [TrustPeriod]
     private let source: Source
 
-    private enum Source: Sendable {
+    /// Unchecked: `compiled` points at const data of the binary, which nothing writes or frees.
+    private enum Source: @unchecked Sendable {
         case parsed(X509Certificate)
-        case der(Data)
+        case compiled(UnsafeRawBufferPointer)
     }
 
     public init(certificate: X509Certificate, periods: [TrustPeriod]) {
@@ -23,11 +24,13 @@ public struct HistoricalRoot: Sendable {
         source = .parsed(certificate)
     }
 
-    /// A root given by its DER encoding, read only when asked for.
-    init(der: Data, sha256Fingerprint: String, periods: [TrustPeriod]) {
+    /// A root compiled into the binary (`der` must stay valid and unchanged for the life of the
+    /// process), read only when asked for. No copy is made: a copy held by a static store would
+    /// be 289 allocations that live until exit.
+    init(compiled der: UnsafeRawBufferPointer, sha256Fingerprint: String, periods: [TrustPeriod]) {
         self.sha256Fingerprint = sha256Fingerprint
         self.periods = periods
-        source = .der(der)
+        source = .compiled(der)
     }
 
     /// The root certificate (read from its DER bytes on each call for a compiled-in root).
@@ -36,8 +39,8 @@ public struct HistoricalRoot: Sendable {
         switch source {
         case .parsed(let certificate):
             return certificate
-        case .der(let der):
-            let certificates = try X509Certificate.load(from: der)
+        case .compiled(let der):
+            let certificates = try X509Certificate.load(from: Data(der))
             guard let certificate = certificates.first, certificates.count == 1 else {
                 throw AASAError(.unreadableCertificate, "root \(sha256Fingerprint) is not one certificate")
             }
@@ -49,7 +52,7 @@ public struct HistoricalRoot: Sendable {
     func derRepresentation() throws -> Data {
         switch source {
         case .parsed(let certificate): return try certificate.derRepresentation
-        case .der(let der): return der
+        case .compiled(let der): return Data(der)
         }
     }
 

@@ -37,7 +37,7 @@ public final class HistoricalTrustStore: Sendable {
             var length = 0
             guard let bytes = caasa_mozilla_root_der(index, &length) else { break }
             // The bytes are const data in the binary: no copy, and nothing to free.
-            let der = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: bytes), count: length, deallocator: .none)
+            let der = UnsafeRawBufferPointer(start: bytes, count: length)
             var first: UnsafePointer<caasa_trust_period>?
             let count = caasa_mozilla_root_periods(index, &first)
             let periods = (0..<count).compactMap { offset -> TrustPeriod? in
@@ -49,7 +49,7 @@ public final class HistoricalTrustStore: Sendable {
                         ? nil : Date(timeIntervalSince1970: TimeInterval(period.removed_by)))
             }
             let fingerprint = try SHA256Digest.fingerprint(Array(der))
-            roots.append(HistoricalRoot(der: der, sha256Fingerprint: fingerprint, periods: periods))
+            roots.append(HistoricalRoot(compiled: der, sha256Fingerprint: fingerprint, periods: periods))
         }
         var dates: UnsafePointer<Int64>?
         let count = caasa_mozilla_snapshots(&dates)
