@@ -27,7 +27,7 @@ enum UsageErrors {
     static func exit(_ error: any Error, command: any ParsableCommand.Type) -> Never {
         // A command's own exit status (a verification that failed, `throw ExitCode(1)`) has no
         // text: argument-parser would still reflect the command and build its help to find that
-        // out (docs/performance.md, "A failing verification").
+        // out (docs/performance.md, "Re-measured later the same day").
         if let code = error as? ExitCode { Foundation.exit(code.rawValue) }
         let status = command.exitCode(for: error)
         let text = self.text(for: error, command: command)
