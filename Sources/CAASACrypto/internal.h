@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdint.h>
 
+#include <pthread.h>
 #include <openssl/bio.h>
 #include <openssl/cms.h>
 #include <openssl/crypto.h>
@@ -131,22 +132,30 @@ int caasa_subject_matches(const unsigned char *subject, long subject_length, int
                           uint64_t subject_signature, const X509_NAME *name, int signature_known, uint64_t signature)
     __attribute__((visibility("hidden")));
 
-/// A lookup method's answer once it has added the certificates named `name` to `store`: the
-/// store's own object for that name, as OpenSSL's lookups hand it back. 0 when there is none.
-int caasa_store_answer_by_subject(X509_STORE *store, X509_LOOKUP_TYPE type, const X509_NAME *name, X509_OBJECT *ret)
+/// Certificates that a store's lookup decodes when a chain asks for their subject (lazylookup.c):
+/// the first member of each source's own struct (systemroots.c: the system bundle;
+/// lazyanchors.c: the roots of a historical store).
+typedef struct caasa_lazy_source caasa_lazy_source;
+struct caasa_lazy_source {
+    /// Lookups from several threads share a store: `add_named` runs with it held.
+    pthread_mutex_t mutex;
+    /// Adds the source's certificates whose subject is `name` to `store`, each once; 1 when
+    /// any is so named. `signature` is caasa_name_signature of `name`, when `signature_known`.
+    int (*add_named)(caasa_lazy_source *source, X509_STORE *store, const X509_NAME *name, int signature_known,
+                     uint64_t signature);
+    /// Frees the source's own struct and what it holds (not the mutex).
+    void (*free_source)(caasa_lazy_source *source);
+};
+
+/// Adds a lookup over `source` to `store`, which owns the source from then on (its mutex is
+/// initialised here; `add_named` and `free_source` must be set). On failure the source is freed.
+caasa_status caasa_store_add_lazy_source(X509_STORE *store, caasa_lazy_source *source)
     __attribute__((visibility("hidden")));
 
 /// A fingerprint of a DER name that names equal under X509_NAME_cmp share; 0 when the name is
 /// not one this reads (then it must be compared).
 int caasa_name_signature(const unsigned char *der, long length, uint64_t *signature)
     __attribute__((visibility("hidden")));
-
-/// The fingerprint (caasa_name_signature) of the name a lookup is asked for; 0 when unknown.
-static inline int caasa_lookup_name_signature(const X509_NAME *name, uint64_t *signature) {
-    const unsigned char *der = NULL;
-    size_t length = 0;
-    return X509_NAME_get0_der(name, &der, &length) && caasa_name_signature(der, (long)length, signature);
-}
 
 /// Where the subject lies in a DER certificate, or in a `prefix` of one; 0 when it cannot be read.
 int caasa_certificate_subject_span(const unsigned char *der, long length, int prefix, const unsigned char **subject,

@@ -1,15 +1,13 @@
 // Trust anchors given as DER bytes and decoded only when a chain asks for their subject: the
 // roots of a historical store (HistoricalTrustStore), hundreds of certificates of which a
 // chain reaches one. Decoding all of them (d2i_X509, each public key through OpenSSL 3's
-// decoders) cost `aasa verify --historical` some 60 ms before the first chain was built.
+// decoders) cost `aasa verify --historical` about 70 ms before the first chain was built.
 //
-// Written here for the reason systemroots.c gives (OpenSSL has no lookup that decodes a
-// certificate only when its subject is asked for); it shares that file's matching: the
-// subject's span read from the DER (caasa_certificate_subject_span), its fingerprint
-// (caasa_name_signature), X509_NAME_cmp for the candidates, and the store's own answer.
+// A source of lazylookup.c's lookup, as the system bundle is (systemroots.c), with the same
+// matching: the subject's span read from the DER (caasa_certificate_subject_span), its
+// fingerprint (caasa_name_signature), X509_NAME_cmp for the candidates.
 #include "internal.h"
 #include <limits.h>
-#include <pthread.h>
 #include <string.h>
 
 /// One certificate: its bytes in the set's copy, its subject, and whether it is in the store.
@@ -23,38 +21,27 @@ typedef struct caasa_lazy_anchor {
     int added;
 } caasa_lazy_anchor;
 
-/// The certificates of one caasa_trust_add_lazy_anchors call. Lookups from several threads
-/// share a store, so `added` and the additions are guarded by `mutex`.
+/// The certificates of one caasa_trust_add_lazy_anchors call: a source of lazylookup.c's
+/// lookup, which guards `added` and the additions with `source.mutex`.
 typedef struct caasa_lazy_anchors {
-    pthread_mutex_t mutex;
+    caasa_lazy_source source;  // first: the lookup's view of it
     unsigned char *bytes;
     caasa_lazy_anchor *anchors;
     size_t count;
 } caasa_lazy_anchors;
 
-static void caasa_lazy_anchors_release(caasa_lazy_anchors *set) {
-    if (set == NULL) return;
-    pthread_mutex_destroy(&set->mutex);
+static void caasa_lazy_anchors_free(caasa_lazy_source *source) {
+    caasa_lazy_anchors *set = (caasa_lazy_anchors *)source;
     OPENSSL_free(set->anchors);
     OPENSSL_free(set->bytes);
     OPENSSL_free(set);
 }
 
-static void caasa_lazy_anchors_free(X509_LOOKUP *lookup) {
-    caasa_lazy_anchors_release(X509_LOOKUP_get_method_data(lookup));
-    X509_LOOKUP_set_method_data(lookup, NULL);
-}
-
-/// Adds the set's certificates named `name` to the store (once each), then answers from it.
-static int caasa_lazy_anchors_by_subject(X509_LOOKUP *lookup, X509_LOOKUP_TYPE type, const X509_NAME *name,
-                                         X509_OBJECT *ret) {
-    caasa_lazy_anchors *set = X509_LOOKUP_get_method_data(lookup);
-    X509_STORE *store = X509_LOOKUP_get_store(lookup);
-    if (set == NULL || store == NULL || type != X509_LU_X509) return 0;
-    uint64_t signature = 0;
-    int signature_known = caasa_lookup_name_signature(name, &signature);
+/// Adds the set's certificates named `name` to the store, each once.
+static int caasa_lazy_anchors_add_named(caasa_lazy_source *source, X509_STORE *store, const X509_NAME *name,
+                                        int signature_known, uint64_t signature) {
+    caasa_lazy_anchors *set = (caasa_lazy_anchors *)source;
     int added = 0;
-    pthread_mutex_lock(&set->mutex);
     for (size_t i = 0; i < set->count; i++) {
         caasa_lazy_anchor *anchor = &set->anchors[i];
         if (!caasa_subject_matches(anchor->subject, anchor->subject_length, anchor->signature_known,
@@ -69,40 +56,19 @@ static int caasa_lazy_anchors_by_subject(X509_LOOKUP *lookup, X509_LOOKUP_TYPE t
         }
         added = 1;
     }
-    pthread_mutex_unlock(&set->mutex);
-    ERR_clear_error();
-    if (!added) return 0;
-    return caasa_store_answer_by_subject(store, type, name, ret);
-}
-
-static pthread_once_t caasa_lazy_anchors_method_once = PTHREAD_ONCE_INIT;
-static X509_LOOKUP_METHOD *caasa_lazy_anchors_method_value;
-
-static void caasa_lazy_anchors_method_make(void) {
-    X509_LOOKUP_METHOD *method = X509_LOOKUP_meth_new("aasa anchors decoded when asked for");
-    if (method == NULL) return;
-    if (!X509_LOOKUP_meth_set_free(method, caasa_lazy_anchors_free)
-        || !X509_LOOKUP_meth_set_get_by_subject(method, caasa_lazy_anchors_by_subject)) {
-        X509_LOOKUP_meth_free(method);
-        return;
-    }
-    caasa_lazy_anchors_method_value = method;  // for the life of the process
+    return added;
 }
 
 caasa_status caasa_trust_add_lazy_anchors(caasa_trust *trust, const void *der, size_t length) {
     ERR_clear_error();
     if (length > LONG_MAX) return CAASA_ERR_TRUST_LOAD;
-    pthread_once(&caasa_lazy_anchors_method_once, caasa_lazy_anchors_method_make);
-    if (caasa_lazy_anchors_method_value == NULL) return CAASA_ERR_MEMORY;
     caasa_lazy_anchors *set = OPENSSL_zalloc(sizeof *set);
     if (set == NULL) return CAASA_ERR_MEMORY;
-    if (pthread_mutex_init(&set->mutex, NULL) != 0) {
-        OPENSSL_free(set);
-        return CAASA_ERR_MEMORY;
-    }
+    set->source.add_named = caasa_lazy_anchors_add_named;
+    set->source.free_source = caasa_lazy_anchors_free;
     set->bytes = length > 0 ? OPENSSL_memdup(der, length) : NULL;
     if (length > 0 && set->bytes == NULL) {
-        caasa_lazy_anchors_release(set);
+        caasa_lazy_anchors_free(&set->source);
         return CAASA_ERR_MEMORY;
     }
     // Each certificate is one DER SEQUENCE; its header says where the next one starts.
@@ -121,7 +87,7 @@ caasa_status caasa_trust_add_lazy_anchors(caasa_trust *trust, const void *der, s
             size_t grown = capacity == 0 ? 256 : capacity * 2;
             caasa_lazy_anchor *anchors = OPENSSL_realloc(set->anchors, grown * sizeof *anchors);
             if (anchors == NULL) {
-                caasa_lazy_anchors_release(set);
+                caasa_lazy_anchors_free(&set->source);
                 return CAASA_ERR_MEMORY;
             }
             set->anchors = anchors;
@@ -136,14 +102,9 @@ caasa_status caasa_trust_add_lazy_anchors(caasa_trust *trust, const void *der, s
         anchor->signature_known = caasa_name_signature(subject, subject_length, &anchor->signature);
         offset += (size_t)whole;
     }
-    X509_LOOKUP *lookup = X509_STORE_add_lookup(caasa_store(trust), caasa_lazy_anchors_method_value);
-    if (lookup == NULL || !X509_LOOKUP_set_method_data(lookup, set)) {
-        caasa_lazy_anchors_release(set);
-        return CAASA_ERR_TRUST_LOAD;
-    }
-    return CAASA_OK;
+    return caasa_store_add_lazy_source(caasa_store(trust), &set->source);
 unreadable:
     caasa_explain("anchor %zu (at byte %zu) is not a readable DER certificate", set->count + 1, offset);
-    caasa_lazy_anchors_release(set);
+    caasa_lazy_anchors_free(&set->source);
     return CAASA_ERR_CERT_DECODE;
 }

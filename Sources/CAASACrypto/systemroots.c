@@ -16,10 +16,10 @@
 // found (OpenSSL's `file:` store lookup would list it), as with `openssl verify -CApath`.
 //
 // No library offers a lazily read bundle (OpenSSL's file lookup decodes every certificate at
-// once; its hash directory lookup reads only `HASH.N` names), so the lookup method below is
-// ours: OpenSSL's public X509_LOOKUP_METHOD API, the bundle index of bundleindex.c, X509_NAME_cmp
-// for each subject that could match, d2i_X509(_AUX) and X509_STORE_add_cert for the
-// certificates a chain asks for.
+// once; its hash directory lookup reads only `HASH.N` names), so the lookup is ours
+// (lazylookup.c, on OpenSSL's public X509_LOOKUP_METHOD API), over the bundle index of
+// bundleindex.c: X509_NAME_cmp for each subject that could match, d2i_X509(_AUX) and
+// X509_STORE_add_cert for the certificates a chain asks for.
 #include "internal.h"
 #include <pthread.h>
 #include <stdlib.h>
@@ -27,38 +27,30 @@
 
 // MARK: - A bundle file read by subject
 
-/// A bundle file, indexed by subject on the first lookup (bundleindex.c). Batch workers share
-/// one store, so the index and the additions are guarded by `mutex`.
+/// A bundle file, indexed by subject on the first lookup (bundleindex.c); a source of
+/// lazylookup.c's lookup, which guards the index and the additions with `source.mutex`.
 typedef struct caasa_lazy_bundle {
-    pthread_mutex_t mutex;
+    caasa_lazy_source source;  // first: the lookup's view of it
     int indexed;
     char *path;
     caasa_bundle_index index;
 } caasa_lazy_bundle;
 
-static void caasa_lazy_bundle_free(X509_LOOKUP *lookup) {
-    caasa_lazy_bundle *bundle = X509_LOOKUP_get_method_data(lookup);
-    if (bundle == NULL) return;
+static void caasa_lazy_bundle_free(caasa_lazy_source *source) {
+    caasa_lazy_bundle *bundle = (caasa_lazy_bundle *)source;
     caasa_bundle_index_free(&bundle->index);
-    pthread_mutex_destroy(&bundle->mutex);
     OPENSSL_free(bundle->path);
     OPENSSL_free(bundle);
-    X509_LOOKUP_set_method_data(lookup, NULL);
 }
 
-/// Adds the bundle's certificates named `name` to the store (once each), then answers from it.
-static int caasa_lazy_bundle_by_subject(X509_LOOKUP *lookup, X509_LOOKUP_TYPE type, const X509_NAME *name,
-                                        X509_OBJECT *ret) {
-    caasa_lazy_bundle *bundle = X509_LOOKUP_get_method_data(lookup);
-    X509_STORE *store = X509_LOOKUP_get_store(lookup);
-    if (bundle == NULL || store == NULL || type != X509_LU_X509) return 0;
-    uint64_t signature = 0;
-    int signature_known = caasa_lookup_name_signature(name, &signature);
-    int added = 0;
-    pthread_mutex_lock(&bundle->mutex);
+/// Adds the bundle's certificates named `name` to the store, each once.
+static int caasa_lazy_bundle_add_named(caasa_lazy_source *source, X509_STORE *store, const X509_NAME *name,
+                                       int signature_known, uint64_t signature) {
+    caasa_lazy_bundle *bundle = (caasa_lazy_bundle *)source;
     // A bundle that could not be opened for want of a file descriptor (an audit with every
     // descriptor in use) is read again on the next lookup, not taken as empty for good.
     if (!bundle->indexed) bundle->indexed = caasa_bundle_index_read(&bundle->index, bundle->path);
+    int added = 0;
     for (size_t i = 0; i < bundle->index.count; i++) {
         caasa_bundle_entry *entry = &bundle->index.entries[i];
         if (!caasa_bundle_entry_matches(entry, name, signature_known, signature)) continue;
@@ -70,61 +62,21 @@ static int caasa_lazy_bundle_by_subject(X509_LOOKUP *lookup, X509_LOOKUP_TYPE ty
         }
         added = 1;
     }
-    pthread_mutex_unlock(&bundle->mutex);
-    ERR_clear_error();
-    if (!added) return 0;
-    return caasa_store_answer_by_subject(store, type, name, ret);
-}
-
-int caasa_store_answer_by_subject(X509_STORE *store, X509_LOOKUP_TYPE type, const X509_NAME *name, X509_OBJECT *ret) {
-    // Another thread may have added the certificate: this caller missed the cache before.
-    if (!X509_STORE_lock(store)) return 0;
-    X509_OBJECT *found = X509_OBJECT_retrieve_by_subject(X509_STORE_get0_objects(store), type, name);
-    X509 *certificate = found != NULL ? X509_OBJECT_get0_X509(found) : NULL;
-    X509_STORE_unlock(store);
-    if (certificate == NULL) return 0;
-    // OpenSSL's own lookups hand back a borrowed reference (X509_STORE_CTX_get_by_subject takes
-    // its own); X509_OBJECT_set1_X509 takes one, so give it back. The store keeps the
-    // certificate alive: nothing is ever removed from it.
-    if (!X509_OBJECT_set1_X509(ret, certificate)) return 0;
-    X509_free(certificate);
-    return 1;
-}
-
-static pthread_once_t caasa_lazy_bundle_method_once = PTHREAD_ONCE_INIT;
-static X509_LOOKUP_METHOD *caasa_lazy_bundle_method_value;
-
-static void caasa_lazy_bundle_method_make(void) {
-    X509_LOOKUP_METHOD *method = X509_LOOKUP_meth_new("aasa lazily loaded bundle");
-    if (method == NULL) return;
-    if (!X509_LOOKUP_meth_set_free(method, caasa_lazy_bundle_free)
-        || !X509_LOOKUP_meth_set_get_by_subject(method, caasa_lazy_bundle_by_subject)) {
-        X509_LOOKUP_meth_free(method);
-        return;
-    }
-    caasa_lazy_bundle_method_value = method;  // for the life of the process
+    return added;
 }
 
 /// Adds a lookup that loads `path` on the first issuer it is asked for.
 static caasa_status caasa_add_lazy_bundle(X509_STORE *store, const char *path) {
-    pthread_once(&caasa_lazy_bundle_method_once, caasa_lazy_bundle_method_make);
-    if (caasa_lazy_bundle_method_value == NULL) return CAASA_ERR_MEMORY;
     caasa_lazy_bundle *bundle = OPENSSL_zalloc(sizeof *bundle);
     if (bundle == NULL) return CAASA_ERR_MEMORY;
+    bundle->source.add_named = caasa_lazy_bundle_add_named;
+    bundle->source.free_source = caasa_lazy_bundle_free;
     bundle->path = OPENSSL_strdup(path);
-    if (bundle->path == NULL || pthread_mutex_init(&bundle->mutex, NULL) != 0) {
-        OPENSSL_free(bundle->path);
+    if (bundle->path == NULL) {
         OPENSSL_free(bundle);
         return CAASA_ERR_MEMORY;
     }
-    X509_LOOKUP *lookup = X509_STORE_add_lookup(store, caasa_lazy_bundle_method_value);
-    if (lookup == NULL || !X509_LOOKUP_set_method_data(lookup, bundle)) {
-        pthread_mutex_destroy(&bundle->mutex);
-        OPENSSL_free(bundle->path);
-        OPENSSL_free(bundle);
-        return CAASA_ERR_TRUST_LOAD;
-    }
-    return CAASA_OK;
+    return caasa_store_add_lazy_source(store, &bundle->source);
 }
 
 // MARK: - The system store
