@@ -4,7 +4,7 @@ import Foundation
 ///
 /// A root of the compiled-in store is held as its place in the binary and its fingerprint: a verification
 /// parses only the root its chain reaches (describing all 289 roots, each self-signature
-/// checked, cost `--historical` 200 ms before a single file was read).
+/// checked, cost `--historical` about 120 ms before a single file was read).
 public struct HistoricalRoot: Sendable {
     /// The certificate's SHA-256 fingerprint, as ``CertificateInfo/sha256Fingerprint`` writes it.
     public let sha256Fingerprint: String
