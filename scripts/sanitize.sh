@@ -11,8 +11,16 @@ cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh valgrind binutils
 
 echo "== AddressSanitizer: swift test --sanitize=address" >&2
+# Two checks are left to scripts/test.sh: the WAN simulation's politeness as nginx's log shows
+# it (--max-per-address, --rate). Under ASan's slowdown, with the whole suite running beside
+# them and a build running too, a rehearsal's server log showed 5 domains at once at a cap of 4
+# and 64 request starts in a second at --rate 40; the same run under ASan on an idle machine,
+# and the plain run, held both. The simulation itself still runs here (2,000 domains, a killed
+# and resumed scan, three shards), and the limits' exact boundaries are checked on the client's
+# own clock by PolitenessUnitTests and over loopback by AuditPolitenessTests.
 LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp:print_suppressions=0" \
-    scripts/swift-test.sh --scratch-path .build-asan --sanitize=address
+    scripts/swift-test.sh --scratch-path .build-asan --sanitize=address \
+    --skip 'maxPerAddressHoldsUnderLoadAsTheServerSeesIt|rateHoldsUnderLoadAsTheServerSeesIt'
 
 echo "== valgrind memcheck over the CLI" >&2
 # valgrind 3.19 cannot read Swift 6's default DWARF 5: it runs a copy of the tests' debug build
