@@ -8,13 +8,18 @@ import Foundation
 /// ``mozilla`` is the one compiled into the library: Mozilla's CA bundle (website trust) as
 /// curl extracted it, 53 snapshots from 2014-04-22 to 2026-02-11 (data/mozilla-root-history/,
 /// MPL-2.0). Tests and callers with their own history build one with ``init(name:roots:snapshots:)``.
-public final class HistoricalTrustStore: Sendable {
+public final class HistoricalTrustStore: @unchecked Sendable {
     /// What to call the store in a report ("Mozilla's root store").
     public let name: String
     /// Every root, each with its trust periods.
     public let roots: [HistoricalRoot]
     /// The dates of the snapshots the periods come from, oldest first.
     public let snapshots: [Date]
+
+    /// The last trust store made (``trustStore(trustedAt:)``) and its date: a batch asks for the
+    /// same one for every file. Unchecked Sendable: `lock` guards it; the rest is immutable.
+    private let lock = NSLock()
+    private var lastTrustStore: (date: Date?, store: TrustStore)?
 
     public init(name: String, roots: [HistoricalRoot], snapshots: [Date]) {
         self.name = name
@@ -70,11 +75,18 @@ public final class HistoricalTrustStore: Sendable {
     public func snapshot(at date: Date) -> Date? { snapshots.last { $0 <= date } }
 
     /// A trust store of the roots trusted at `date`, or of every root when `date` is nil.
+    /// The store is made once per date and reused while the date stays the same (a batch's),
+    /// so its roots are copied and indexed, and each one decoded, once per batch, not per file.
     func trustStore(trustedAt date: Date?) throws -> TrustStore {
+        lock.lock()
+        defer { lock.unlock() }
+        if let last = lastTrustStore, last.date == date { return last.store }
         var anchors = Data()
         for root in roots where date.map({ root.isTrusted(at: $0) }) ?? true {
             anchors.append(try root.derRepresentation())
         }
-        return try TrustStore(lazilyAnchoring: anchors)
+        let store = try TrustStore(lazilyAnchoring: anchors)
+        lastTrustStore = (date, store)
+        return store
     }
 }

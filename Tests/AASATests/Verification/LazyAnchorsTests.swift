@@ -56,4 +56,14 @@ struct LazyAnchorsTests {
             #expect(error?.message.contains(which) == true, "\(String(describing: error))")
         }
     }
+
+    @Test("a historical store makes its trust store once per date: the same object for a batch's files")
+    func historicalStoreReusedPerDate() throws {
+        let store = try HistoricalTrustStore.mozilla
+        let september2015 = try store.trustStore(trustedAt: Times.september2015)
+        #expect(try store.trustStore(trustedAt: Times.september2015) === september2015)
+        let everyRoot = try store.trustStore(trustedAt: nil)
+        #expect(everyRoot !== september2015)
+        #expect(try store.trustStore(trustedAt: nil) === everyRoot)
+    }
 }
