@@ -2,13 +2,14 @@ import AASA
 
 /// The rules a report names, each with its help (``RuleHelp``), in the order a SARIF run lists
 /// them: the library's rules (``RuleRegistry``, ``RuleCatalogue``) and any a caller adds (the
-/// audit's hosting rules), with links under one docs/rules.md address.
+/// audit's hosting rules), with links under one docs/rules.md address when the user gives one.
+///
+/// The project has no public address of its own, so there is no default: without a base a
+/// rule's help carries its whole text and names `aasa rules ID`, its documentation offline.
 public struct RuleBook: Sendable {
-    /// The published docs/rules.md; each rule's section is its ID as the fragment.
-    public static let defaultBase = RuleRegistry.documentationBase
-
-    /// The docs/rules.md address the links use.
-    public let base: String
+    /// The address of a published docs/rules.md the links use (each rule's section is its ID as
+    /// the fragment), or nil for no links.
+    public let base: String?
     /// The rules of the command, in docs/rules.md order.
     public let rules: [RuleHelp]
     private let entries: [RuleID: RuleMetadata]
@@ -16,11 +17,11 @@ public struct RuleBook: Sendable {
 
     /// - Parameters:
     ///   - ids: the rules the command can report, in the order a report lists them.
-    ///   - base: the docs/rules.md address (``defaultBase`` unless configured).
+    ///   - base: the address of a published docs/rules.md, or nil for no links.
     ///   - extraRules: registry entries of rules outside the library (the audit's hosting rules).
     ///   - extraNextSteps: their next steps.
     public init(
-        ids: [RuleID], base: String = RuleBook.defaultBase, extraRules: [RuleMetadata] = [],
+        ids: [RuleID], base: String? = nil, extraRules: [RuleMetadata] = [],
         extraNextSteps: [RuleID: String] = [:]
     ) {
         let entries = Dictionary(
@@ -33,7 +34,7 @@ public struct RuleBook: Sendable {
 
     /// The rules `lint` reports; those of `check`, `verify` and `audit` are built from the
     /// catalogue the same way by the caller.
-    public static func lint(base: String = RuleBook.defaultBase) -> RuleBook {
+    public static func lint(base: String? = nil) -> RuleBook {
         RuleBook(ids: RuleCatalogue.all.map(\.id), base: base)
     }
 
@@ -43,7 +44,7 @@ public struct RuleBook: Sendable {
     }
 
     private static func help(
-        for id: RuleID, entries: [RuleID: RuleMetadata], nextSteps: [RuleID: String], base: String
+        for id: RuleID, entries: [RuleID: RuleMetadata], nextSteps: [RuleID: String], base: String?
     ) -> RuleHelp {
         let guidance = RuleCatalogue.guidance(for: id)
         return RuleHelp(
@@ -51,8 +52,11 @@ public struct RuleBook: Sendable {
             base: base)
     }
 
-    /// The project's home page (SARIF's `informationUri`): the base without the page.
-    public var home: String {
-        base.hasSuffix("/blob/main/docs/rules.md") ? String(base.dropLast("/blob/main/docs/rules.md".count)) : base
+    /// The project's home page (SARIF's `informationUri`): the base without a forge's
+    /// `/blob/<branch>/docs/rules.md` when it has one, else the base; nil without a base.
+    public var home: String? {
+        guard let base else { return nil }
+        guard let blob = base.firstRange(of: "/blob/"), base.hasSuffix("/docs/rules.md") else { return base }
+        return String(base[..<blob.lowerBound])
     }
 }

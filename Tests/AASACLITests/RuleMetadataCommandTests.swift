@@ -37,6 +37,42 @@ struct RuleMetadataCommandTests {
         return Set(diagnostics.compactMap { $0["rule"] as? String })
     }
 
+    @Test(
+        "aasa rules ID: every rule's whole documentation offline, the paragraphs of docs/rules.md; an unknown ID is a usage error with a suggestion"
+    )
+    func ruleDocumentationOffline() throws {
+        let listed = try #require(try CLI.run(["rules", "--format", "json"]).json() as? [[String: Any]])
+        let ids = listed.compactMap { $0["id"] as? String }
+        try #require(ids.count == RuleRegistry.all.count + 16, "\(ids.count) rules")
+        let rulesPage = try String(contentsOf: CLI.repoRoot.appendingPathComponent("docs/rules.md"), encoding: .utf8)
+        let all = CLI.run(["rules"] + ids)
+        #expect(all.status == 0 && all.stderr.isEmpty, "\(all.stderr)")
+        for rule in listed {
+            let id = try #require(rule["id"] as? String)
+            let shown = CLI.run(["rules", id])
+            #expect(shown.status == 0, "\(id): \(shown)")
+            let text = shown.stdoutText
+            #expect(text.hasPrefix("\(id) (\(rule["severity"] as? String ?? "?"), "), "\(id): \(text)")
+            #expect(text.contains(rule["fullDescription"] as? String ?? "?"), "\(id): the full description")
+            #expect(all.stdoutText.contains(text.trimmingCharacters(in: .newlines)), "\(id) in the page of all rules")
+            #expect(!text.contains("Online:"), "\(id): no address without --rules-url")
+            #expect(rulesPage.contains("`\(id)`") || rulesPage.contains("### \(id)"), "\(id) documented")
+        }
+        let linked = CLI.run(["rules", "invalid-json", "--rules-url", "https://docs.example.com/rules.md"])
+        #expect(linked.stdoutText.hasSuffix("\nOnline: https://docs.example.com/rules.md#invalid-json\n"), "\(linked)")
+        let json = try #require(try CLI.run(["rules", "invalid-json", "--format", "json"]).json() as? [[String: Any]])
+        #expect(
+            json.count == 1 && json.first?["id"] as? String == "invalid-json"
+                && json.first?["documentationURL"] is NSNull)
+        let unknown = CLI.run(["rules", "invalid-jsn"])
+        #expect(unknown.status == 64 && unknown.stdout.isEmpty, "\(unknown)")
+        #expect(unknown.stderr.contains("no such rule") && unknown.stderr.contains("invalid-json"), "\(unknown.stderr)")
+        let hostile = CLI.run(["rules", "x\u{1B}[31m\u{202E}"])
+        #expect(
+            hostile.status == 64 && !hostile.stderr.contains("\u{1B}") && !hostile.stderr.contains("\u{202E}"),
+            "\(hostile.stderr)")
+    }
+
     @Test("every rule marked fixable: its finding is there before the command and gone after it")
     func fixesWork() throws {
         let listed = CLI.run(["lint", "--list-rules", "--format", "json"])

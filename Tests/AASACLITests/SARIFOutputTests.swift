@@ -1,11 +1,6 @@
 import Foundation
 import Testing
 
-/// The default address of docs/rules.md (docs/cli.md#sarif-output).
-enum RuleHelpDefault {
-    static let base = "https://github.com/OWNER/aasa/blob/main/docs/rules.md"
-}
-
 /// `--format sarif` of lint, check and verify, run as a user runs them and checked against
 /// the official SARIF 2.1.0 schema and what GitHub code scanning needs (``SARIFCheck``).
 @Suite struct SARIFOutputTests {
@@ -139,7 +134,7 @@ enum RuleHelpDefault {
     }
 
     @Test(
-        "--rules-url and AASA_RULES_URL set the help links; a bad --rules-url is a usage error, a bad variable a warning"
+        "--rules-url and AASA_RULES_URL set the help links, and without either there is none; a bad --rules-url is a usage error, a bad variable a warning"
     )
     func rulesURL() throws {
         try withTemporaryDirectory { dir in
@@ -148,6 +143,16 @@ enum RuleHelpDefault {
                 let driver = try #require((try sarifRun(result)["tool"] as? [String: Any])?["driver"] as? [String: Any])
                 return (driver["rules"] as? [[String: Any]] ?? []).compactMap { $0["helpUri"] as? String }
             }
+            // No address of ours: no helpUri, no informationUri, the help names `aasa rules ID`.
+            let plain = try sarifRun(CLI.run(["lint", "aasa.json", "--format", "sarif"], in: dir))
+            let plainDriver = try #require((plain["tool"] as? [String: Any])?["driver"] as? [String: Any])
+            let plainRules = plainDriver["rules"] as? [[String: Any]] ?? []
+            #expect(plainDriver["informationUri"] == nil && !plainRules.isEmpty)
+            #expect(plainRules.allSatisfy { $0["helpUri"] == nil }, "\(plainRules.compactMap { $0["helpUri"] })")
+            let first = try #require(plainRules.first { $0["id"] as? String == "invalid-json" })
+            #expect(
+                ((first["help"] as? [String: Any])?["text"] as? String)?.hasSuffix(
+                    "Documentation: `aasa rules invalid-json`.") == true)
             let base = "https://docs.example.com/aasa/rules.html"
             let option = try helpURIs(
                 CLI.run(["lint", "aasa.json", "--format", "sarif", "--rules-url", base], in: dir))
@@ -155,6 +160,11 @@ enum RuleHelpDefault {
             let environment = try helpURIs(
                 CLI.run(["lint", "aasa.json", "--format", "sarif"], environment: ["AASA_RULES_URL": base], in: dir))
             #expect(environment == option)
+            let informed = try sarifRun(
+                CLI.run(["lint", "aasa.json", "--format", "sarif", "--rules-url", base], in: dir))
+            #expect(
+                ((informed["tool"] as? [String: Any])?["driver"] as? [String: Any])?["informationUri"] as? String
+                    == base)
             for bad in ["docs/rules.md", "https://example.com/rules.md#x", "ftp://example.com/rules"] {
                 let result = CLI.run(["lint", "aasa.json", "--format", "sarif", "--rules-url", bad], in: dir)
                 #expect(result.status == 64 && result.stdout.isEmpty, "\(bad): \(result)")
@@ -164,7 +174,7 @@ enum RuleHelpDefault {
                 let sarif = CLI.run(
                     ["lint", "aasa.json", "--format", "sarif"], environment: ["AASA_RULES_URL": bad], in: dir)
                 #expect(sarif.stderr.hasPrefix("aasa: warning: $AASA_RULES_URL must "), "\(sarif)")
-                #expect(try helpURIs(sarif).first == RuleHelpDefault.base + "#invalid-json")
+                #expect(try helpURIs(sarif).isEmpty)
             }
         }
     }
@@ -194,7 +204,11 @@ enum RuleHelpDefault {
 
     @Test("every rule check can report links to a heading of docs/rules.md")
     func helpAnchorsExist() throws {
-        let run = try sarifRun(CLI.run(["check", LintFixture.exampleSigned, "--format", "sarif"]))
+        let run = try sarifRun(
+            CLI.run([
+                "check", LintFixture.exampleSigned, "--format", "sarif", "--rules-url",
+                "https://docs.example.com/rules.md",
+            ]))
         let driver = try #require((run["tool"] as? [String: Any])?["driver"] as? [String: Any])
         let fragments = (driver["rules"] as? [[String: Any]] ?? []).compactMap { rule in
             (rule["helpUri"] as? String).flatMap { URL(string: $0)?.fragment }

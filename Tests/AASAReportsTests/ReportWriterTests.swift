@@ -168,10 +168,19 @@ import Testing
     func ruleBook() {
         let lint = RuleBook.lint()
         #expect(lint.rules.map(\.id) == RuleCatalogue.all.map(\.id))
-        #expect(lint.rules.allSatisfy { $0.url == RuleBook.defaultBase + "#" + $0.id.rawValue })
+        #expect(
+            lint.rules.allSatisfy {
+                $0.url == nil && $0.text.hasSuffix("Documentation: `aasa rules \($0.id.rawValue)`.")
+            })
         let unknown = lint.help(for: RuleID(rawValue: "no-such-rule"))
         #expect(unknown.summary == "A finding of rule no-such-rule.")
-        #expect(lint.home == String(RuleBook.defaultBase.dropLast("/blob/main/docs/rules.md".count)))
+        #expect(lint.home == nil)
+        let forge = RuleBook.lint(base: "https://git.example.org/team/aasa/blob/v1/docs/rules.md")
+        #expect(forge.home == "https://git.example.org/team/aasa")
+        #expect(forge.rules.allSatisfy { $0.url == forge.base! + "#" + $0.id.rawValue })
+        #expect(
+            forge.rules.first?.markdown.hasSuffix("or [docs/rules.md](\(forge.base!)#\(forge.rules[0].id.rawValue)).")
+                == true)
     }
 }
 

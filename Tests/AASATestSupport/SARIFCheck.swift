@@ -4,7 +4,9 @@ import Foundation
 /// audit tests: valid against the official SARIF 2.1.0 schema (Tests/Fixtures/schemas), one
 /// run whose columns are UTF-16 code units, and, for every result, a region with a start
 /// line, an `aasaFinding/v1` fingerprint, and a `ruleIndex` naming a rule of the run whose
-/// id is the result's `ruleId`, with an absolute `helpUri`, a full description and Markdown help.
+/// id is the result's `ruleId`, with a full description, help naming `aasa rules ID` (the rule's
+/// documentation offline) and Markdown help, and, when the log has a `helpUri` (only with
+/// `--rules-url`), an absolute one with the rule as its fragment.
 public enum SARIFCheck {
     /// The vendored schema.
     public static let schema = Repository.root.appendingPathComponent("Tests/Fixtures/schemas/sarif-schema-2.1.0.json")
@@ -43,7 +45,10 @@ public enum SARIFCheck {
             let rule = rules[index]
             if rule["id"] as? String != ruleID { problems.append("\(ruleID): ruleIndex \(index) names another rule") }
             let helpURI = (rule["helpUri"] as? String).flatMap(URL.init(string:))
-            if helpURI?.scheme == nil || helpURI?.host == nil || helpURI?.fragment != ruleID {
+            if !((rule["help"] as? [String: Any])?["text"] as? String ?? "").contains("`aasa rules \(ruleID)`") {
+                problems.append("\(ruleID): help.text does not name aasa rules \(ruleID)")
+            }
+            if rule["helpUri"] != nil, helpURI?.scheme == nil || helpURI?.host == nil || helpURI?.fragment != ruleID {
                 problems.append(
                     "\(ruleID): helpUri is not absolute with the rule as fragment: \(rule["helpUri"] ?? "none")")
             }

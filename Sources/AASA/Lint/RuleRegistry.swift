@@ -74,22 +74,12 @@ public struct RuleMetadata: Sendable, Hashable {
         self.since = since
         self.fix = fix
     }
-
-    /// The rule's section of docs/rules.md (``RuleRegistry/documentationURL(for:)``).
-    public var documentationURL: String { RuleRegistry.documentationURL(for: id) }
 }
 
 /// The metadata of every rule the `AASA` library knows: the lint rules (``RuleCatalogue/all``)
 /// and the findings `check` and `audit` add (verification, effect). `AASAAudit` adds its
 /// hosting rules (`HostingRules.metadata`).
 public enum RuleRegistry {
-    /// Where the rules are documented: each rule's URL is this and `#` and its ID, an anchor of
-    /// docs/rules.md. SARIF's `helpUri` uses the same.
-    public static let documentationBase = "https://github.com/OWNER/aasa/blob/main/docs/rules.md"
-
-    /// The documentation URL of `rule`.
-    public static func documentationURL(for rule: RuleID) -> String { "\(documentationBase)#\(rule.rawValue)" }
-
     /// The lint rules, in documentation order.
     public static let lintRules: [RuleMetadata] = RuleCatalogue.all.map(metadata(of:))
 

@@ -46,9 +46,12 @@ public struct MarkdownWriter: ReportWriter {
             if !diagnostic.location.path.components.isEmpty {
                 place.append("at " + ReportText.markdown(diagnostic.location.path.description))
             }
-            let link = report.context.rules.help(for: diagnostic.rule).url
+            let rule =
+                report.context.rules.help(for: diagnostic.rule).url.map {
+                    "[\(diagnostic.rule.rawValue)](\($0))"
+                } ?? "`\(diagnostic.rule.rawValue)`"
             lines.append(
-                "- **\(diagnostic.severity.rawValue)** [\(diagnostic.rule.rawValue)](\(link)) "
+                "- **\(diagnostic.severity.rawValue)** \(rule) "
                     + "\(place.joined(separator: ", ")): \(ReportText.markdown(diagnostic.message))")
         }
         for failure in unreadable {

@@ -36,7 +36,8 @@ struct SARIFLog: Encodable {
         let name: String
         let version: String
         let semanticVersion: String
-        let informationUri: String
+        /// Present only when the user gave the rules' address (`--rules-url`).
+        let informationUri: String?
         let rules: [Rule]
     }
 
@@ -45,7 +46,8 @@ struct SARIFLog: Encodable {
         let shortDescription: Text
         let fullDescription: Text
         let help: Help
-        let helpUri: String
+        /// Present only when the user gave the rules' address; `help` carries the whole text.
+        let helpUri: String?
         let defaultConfiguration: Configuration
         let properties: RuleProperties
     }

@@ -3,14 +3,16 @@ import AASAReports
 import ArgumentParser
 import Foundation
 
-/// `--rules-url URL` of the commands with report formats (lint, check, verify, audit): the
-/// address of docs/rules.md that each rule's help link points into (`URL#rule-id`). The
-/// environment variable `AASA_RULES_URL` sets it for a whole CI job; the option wins.
+/// `--rules-url URL` of the commands with report formats (lint, check, verify, audit, rules):
+/// the address of a published docs/rules.md that each rule's help link points into
+/// (`URL#rule-id`). The environment variable `AASA_RULES_URL` sets it for a whole CI job; the
+/// option wins. Without either there is no link: the project has no public address to default
+/// to, and a rule's help names `aasa rules ID` instead.
 struct ReportOptions: ParsableArguments {
     @Option(
         name: .customLong("rules-url"),
         help: ArgumentHelp(
-            "The address of docs/rules.md for rule links in SARIF and other reports (default: $AASA_RULES_URL, else \(RuleBook.defaultBase)).",
+            "Where your copy of docs/rules.md is published, for rule links in SARIF and other reports (default: $AASA_RULES_URL, else no links; 'aasa rules ID' shows a rule offline).",
             valueName: "url"))
     var rulesURL: String?
 
@@ -22,18 +24,18 @@ struct ReportOptions: ParsableArguments {
     }
 
     /// The base to use: the option, else the environment variable when it is usable, else
-    /// ``RuleBook.defaultBase``.
-    var base: String {
+    /// none.
+    var base: String? {
         if let rulesURL { return rulesURL }
         if let value = environmentValue, Self.problem(value) == nil { return value }
-        return RuleBook.defaultBase
+        return nil
     }
 
     /// Why the environment variable is not used, when it is set but unusable: a warning for
     /// the report formats (a text run does not read it, so it is no usage error).
     var environmentWarning: String? {
         guard rulesURL == nil, let value = environmentValue, let problem = Self.problem(value) else { return nil }
-        return "$\(Self.environmentVariable) \(problem); the rule links use \(RuleBook.defaultBase)"
+        return "$\(Self.environmentVariable) \(problem); the rules are given without links"
     }
 
     func validate() throws {
@@ -46,7 +48,7 @@ struct ReportOptions: ParsableArguments {
         guard let components = URLComponents(string: base), let scheme = components.scheme,
             ["http", "https", "file"].contains(scheme.lowercased()), components.host != nil || scheme == "file"
         else {
-            return "must be an absolute http, https or file URL, such as \(RuleBook.defaultBase)"
+            return "must be an absolute http, https or file URL (where docs/rules.md is published)"
         }
         if components.fragment != nil { return "must not have a fragment: the rule ID is added as '#rule-id'" }
         return nil

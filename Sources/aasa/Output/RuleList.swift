@@ -22,7 +22,8 @@ enum RuleList {
         var summary: String
         var fullDescription: String
         var since: String
-        var documentationURL: String
+        /// The rule's section of a published docs/rules.md (`--rules-url`); null without one.
+        var documentationURL: String?
         /// The command that fixes the rule's findings; null for none.
         var fix: RuleFix?
         /// What `check` and `audit` tell about a finding of the rule; null for their generic words.
@@ -44,14 +45,14 @@ enum RuleList {
             }
         }
 
-        init(_ rule: RuleMetadata) {
+        init(_ rule: RuleMetadata, base: String?) {
             id = rule.id.rawValue
             severity = rule.severity.rawValue
             category = rule.category.rawValue
             summary = rule.summary
             fullDescription = rule.fullDescription
             since = rule.since
-            documentationURL = rule.documentationURL
+            documentationURL = base.map { $0 + "#" + rule.id.rawValue }
             fix = rule.fix
             guidance = RuleCatalogue.guidance(for: rule.id).map {
                 Guidance(title: $0.title, neededBy: $0.neededBy, nextStep: $0.nextStep)
@@ -70,13 +71,13 @@ enum RuleList {
             try container.encode(summary, forKey: .summary)
             try container.encode(fullDescription, forKey: .fullDescription)
             try container.encode(since, forKey: .since)
-            try container.encode(documentationURL, forKey: .documentationURL)
+            try container.encode(documentationURL, forKey: .documentationURL)  // explicit null
             try container.encode(fix, forKey: .fix)  // explicit null
             try container.encode(guidance, forKey: .guidance)  // explicit null
         }
     }
 
-    static var records: [Record] { rules.map(Record.init) }
+    static func records(_ rules: [RuleMetadata], base: String?) -> [Record] { rules.map { Record($0, base: base) } }
 
     /// Columns per rule: ID, severity, category, since, the fixing command (`-` for none), summary.
     static var textLines: [String] {
@@ -89,15 +90,45 @@ enum RuleList {
         }
     }
 
-    /// Writes the catalogue in `format` (text, json or jsonl; ``AASACommand/Lint`` refuses the report formats).
-    static func print(_ format: BatchFormat) throws {
+    /// Writes the catalogue in `format` (text, json or jsonl; ``AASACommand/Lint`` refuses the
+    /// report formats), with links under `base` in JSON when the user gave one.
+    static func print(_ format: BatchFormat, base: String?) throws {
+        try print(rules, format: format, base: base, text: textLines)
+    }
+
+    /// Writes `selected` rules' whole documentation (`aasa rules ID…`): in text, each rule's
+    /// page (``page(_:base:)``); in JSON, their records.
+    static func printDocumentation(of selected: [RuleMetadata], format: BatchFormat, base: String?) throws {
+        let pages = selected.map { page($0, base: base) }.joined(separator: "\n\n")
+        try print(selected, format: format, base: base, text: pages.components(separatedBy: "\n"))
+    }
+
+    private static func print(_ selected: [RuleMetadata], format: BatchFormat, base: String?, text: [String]) throws {
         switch format {
-        case .text, .sarif, .junit, .gitlab, .markdown: StandardStreams.out(lines: textLines)
-        case .json: try JSONOutput.print(records.map { Stamped($0, .rules) })
+        case .text, .sarif, .junit, .gitlab, .markdown: StandardStreams.out(lines: text)
+        case .json: try JSONOutput.print(records(selected, base: base).map { Stamped($0, .rules) })
         case .jsonl:
             var data = Data()
-            for record in records { data += try JSONOutput.line(record, stamped: .rules) }
+            for record in records(selected, base: base) { data += try JSONOutput.line(record, stamped: .rules) }
             StandardStreams.out(data)
         }
     }
+
+    /// One rule's documentation as docs/rules.md gives it, for reading offline: the heading
+    /// line, the full description, who needs what it concerns, the next step, the fixing command.
+    static func page(_ rule: RuleMetadata, base: String?) -> String {
+        var lines = [
+            "\(rule.id.rawValue) (\(rule.severity.rawValue), \(rule.category.rawValue), since \(rule.since))",
+            "", rule.summary, "", rule.fullDescription,
+        ]
+        if let guidance = RuleCatalogue.guidance(for: rule.id) {
+            lines += ["", "Who it concerns: " + guidance.neededBy, "", "Next step: " + guidance.nextStep]
+        }
+        if let fix = rule.fix { lines += ["", "Fixed by: aasa \(fix.command) (\(fix.summary))"] }
+        if let base { lines += ["", "Online: \(base)#\(rule.id.rawValue)"] }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The rule whose ID is `id`, or nil.
+    static func rule(_ id: String) -> RuleMetadata? { rules.first { $0.id.rawValue == id } }
 }

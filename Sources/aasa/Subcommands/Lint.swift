@@ -97,7 +97,7 @@ extension AASACommand {
         }
 
         func run() throws {
-            if listRules { return try RuleList.print(format.value) }
+            if listRules { return try RuleList.print(format.value, base: report.base) }
             var resolved = RuleSelectionOptions.Resolved()
             var accepted: Baseline?
             try reportingFailures(path: "lint") {

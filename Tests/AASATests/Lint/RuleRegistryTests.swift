@@ -92,12 +92,9 @@ struct RuleRegistryTests {
         }
     }
 
-    @Test("documentation URLs: the one base, and an anchor that is a heading of docs/rules.md")
-    func documentationURLs() throws {
-        let base = try #require(URL(string: RuleRegistry.documentationBase))
-        #expect(base.scheme == "https" && base.path.hasSuffix("/docs/rules.md"))
+    @Test("documentation anchors: each rule's ID is a heading of docs/rules.md (the fragment of --rules-url links)")
+    func documentationAnchors() throws {
         for rule in RuleRegistry.all {
-            #expect(rule.documentationURL == RuleRegistry.documentationBase + "#" + rule.id.rawValue)
             // GitHub's anchor of "## `id`" and "### id" is the ID itself.
             #expect(Self.sections[rule.id.rawValue] != nil, "no heading for the anchor #\(rule.id)")
         }

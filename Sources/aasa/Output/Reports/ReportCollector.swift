@@ -9,7 +9,7 @@ import Foundation
 struct ReportCollector {
     let format: BatchFormat
     private let scope: ReportScope
-    private let rulesURL: String
+    private let rulesURL: String?
     private let failOn: Severity
     private var subjects: [ReportSubject] = []
     private var unreadable: [UnreadableInput] = []
@@ -18,9 +18,9 @@ struct ReportCollector {
     private let rulesWarning: String?
 
     /// - Parameters:
-    ///   - rulesURL: the docs/rules.md address of the rule links (`--rules-url`).
+    ///   - rulesURL: the docs/rules.md address of the rule links (`--rules-url`), nil for none.
     ///   - rulesWarning: why `$AASA_RULES_URL` was not used, if it was not.
-    init(_ format: BatchFormat, scope: ReportScope, rulesURL: String, rulesWarning: String?, failOn: Severity) {
+    init(_ format: BatchFormat, scope: ReportScope, rulesURL: String?, rulesWarning: String?, failOn: Severity) {
         self.format = format
         self.rulesWarning = rulesWarning
         self.scope = scope

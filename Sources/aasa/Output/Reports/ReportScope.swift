@@ -23,7 +23,7 @@ enum ReportScope {
 
     /// The command's rules with their help, linked under `base`; the audit's hosting rules
     /// come with their registry entries and fixes.
-    func rules(base: String) -> RuleBook {
+    func rules(base: String?) -> RuleBook {
         RuleBook(
             ids: ids, base: base, extraRules: HostingRules.metadata,
             extraNextSteps: HostingRules.entries.mapValues(\.fix))
