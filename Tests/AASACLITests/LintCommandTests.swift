@@ -797,4 +797,25 @@ struct LintSkipTests {
             #expect(named.status == 1 && named.stdoutText.contains("[invalid-json]"), "\(named)")
         }
     }
+
+    @Test("a directory whose files were all skipped fails the gate (2, one line); one AASA file among them passes it")
+    func nothingLintedIsNoPass() throws {
+        try withTemporaryDirectory { dir in
+            let site = dir.child("site")
+            try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+            try Data("# About this folder\n".utf8).write(to: site.child("README.md"))
+            try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]).write(to: site.child("logo.png"))
+            for format in ["text", "json", "sarif"] {
+                let result = CLI.run(["lint", site.path, "--format", format])
+                #expect(result.status == 2, "\(format): \(result)")
+                #expect(
+                    result.stderrLines.last
+                        == "lint: error: no AASA file to lint: 2 files skipped (neither JSON nor PKCS#7); name a file to lint it anyway",
+                    "\(format): \(result)")
+            }
+            try LintFixture.modern.write(to: site.child("apple-app-site-association"))
+            let one = CLI.run(["lint", site.path])
+            #expect(one.status == 0 && !one.stderr.contains("error:"), "\(one)")
+        }
+    }
 }

@@ -318,6 +318,48 @@ struct SignCommandTests {
         }
     }
 
+    @Test(
+        "an already signed input (DER, PEM, S/MIME) is refused with status 2 and nothing written, alone and in a batch; --wrap-signed signs it with a warning"
+    )
+    func refusesAlreadySignedInput() throws {
+        try withTemporaryDirectory { dir in
+            let json = try Fixture.write(to: dir, as: "source.json")
+            var signed: [URL] = []
+            for form in ["der", "pem", "smime"] {
+                let output = dir.child("signed.\(form)")
+                let made = CLI.run(["sign", json.path, "-o", output.path, "--outform", form] + Self.signer)
+                try #require(made.status == 0, "\(made)")
+                signed.append(output)
+            }
+            for input in signed {
+                let output = dir.child("twice.p7m")
+                let refused = CLI.run(["sign", input.path, "-o", output.path] + Self.signer)
+                #expect(refused.status == 2 && !fileExists(output), "\(input.lastPathComponent): \(refused)")
+                #expect(refused.stderrLines.count == 1, "\(refused)")
+                expectDiagnostic(
+                    refused.stderrLines.first, path: input.path, severity: "error",
+                    contains: ["refusing to sign", "already a signed file", "--wrap-signed"])
+            }
+            let wrapped = dir.child("wrapped.p7m")
+            let forced = CLI.run(["sign", signed[0].path, "-o", wrapped.path, "--wrap-signed"] + Self.signer)
+            #expect(forced.status == 0 && fileExists(wrapped), "\(forced)")
+            expectDiagnostic(
+                forced.stderrLines.first, path: signed[0].path, severity: "warning", contains: ["already a signed file"]
+            )
+            // A batch: the signed file is refused, the JSON beside it signed; the worst status is 2.
+            let tree = dir.child("tree")
+            try FileManager.default.createDirectory(at: tree, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: json, to: tree.child("a.json"))
+            try FileManager.default.copyItem(at: signed[0], to: tree.child("b.p7m"))
+            let batch = CLI.run(["sign", tree.path, "--out-dir", dir.child("out").path] + Self.signer)
+            #expect(batch.status == 2, "\(batch)")
+            #expect(fileExists(dir.child("out/a.json")) && !fileExists(dir.child("out/b.p7m")), "\(batch)")
+            #expect(
+                batch.stderr.contains("b.p7m: error: refusing to sign: the content is already a signed file"),
+                "\(batch)")
+        }
+    }
+
     @Test("--digest sha1 with --allow-sha1 signs with a warning, like openssl -md sha1")
     func sha1WithAllowFlag() throws {
         try withTemporaryDirectory { dir in

@@ -8,6 +8,9 @@ public enum SigningCheck: Sendable, Equatable, CustomStringConvertible {
     case contentTooLarge(bytes: Int)
     /// The content is not JSON.
     case contentNotJSON(String)
+    /// The content is already a signed file: signing it again wraps one signature in another,
+    /// which no verifier of AASA files unwraps. The CLI refuses it unless asked to wrap.
+    case contentAlreadySigned(FileKind)
     /// SHA-1 was chosen.
     case weakDigest
 
@@ -26,7 +29,9 @@ public enum SigningCheck: Sendable, Equatable, CustomStringConvertible {
         }
         if content.count > maximumContentSize { found.append(.contentTooLarge(bytes: content.count)) }
         let detection = FileKindDetector.detect(content, limits: limits)
-        if detection.kind != .json {
+        if detection.kind.isSigned {
+            found.append(.contentAlreadySigned(detection.kind))
+        } else if detection.kind != .json {
             found.append(.contentNotJSON(detection.detail ?? "it is \(detection.kind.rawValue)"))
         }
         if options.digest == .sha1 { found.append(.weakDigest) }
@@ -43,6 +48,9 @@ public enum SigningCheck: Sendable, Equatable, CustomStringConvertible {
             return "the content is \(bytes) bytes, over Apple's limit of \(Self.maximumContentSize) bytes (128 KB)"
         case .contentNotJSON(let detail):
             return "the content is not JSON (\(detail))"
+        case .contentAlreadySigned(let kind):
+            return "the content is already a signed file (\(kind.rawValue)): signing it again would wrap one "
+                + "signature in another, which iOS never unwraps"
         case .weakDigest:
             return "SHA-1 is broken for collision resistance; use SHA-256 unless a legacy verifier demands SHA-1"
         }

@@ -194,7 +194,17 @@ extension AASACommand {
                     leftOut: notes.isEmpty ? nil : notes.joined(separator: "; "))
             }
             // Any file that could not be read (or output that could not be written) is status 2, whatever it said.
-            let unreadable = frontend.tally.count("unreadable") > 0
+            var unreadable = frontend.tally.count("unreadable") > 0
+            // A gate over a directory that holds no AASA file any more (moved, renamed) must not
+            // pass as "no finding": nothing was linted.
+            let skipped = frontend.tally.count("skipped")
+            if frontend.tally.count("linted") == 0 && skipped > 0 {
+                Diagnostics.emit(
+                    "lint", .error,
+                    "no AASA file to lint: \(Counted.files(skipped)) skipped (neither JSON nor PKCS#7); name a file to lint it anyway"
+                )
+                unreadable = true
+            }
             if let writeBaseline {
                 try reportingFailures(path: writeBaseline) {
                     // A baseline of some of the files would accept too little: none is written.

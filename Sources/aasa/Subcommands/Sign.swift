@@ -23,8 +23,11 @@ extension AASACommand {
                 a failure on one file writes nothing for it and does not stop the others, and a \
                 summary ends on standard error. See docs/performance.md.
 
-                Exit status: 0 signed, 1 refused by --strict, 2 unreadable or unusable input; for a \
-                batch, the worst of its files.
+                An input that is already a signed file is refused (status 2): signing it again would wrap \
+                one signature in another; --wrap-signed does it anyway.
+
+                Exit status: 0 signed, 1 refused by --strict, 2 unreadable or unusable input (an already \
+                signed input included); for a batch, the worst of its files.
                 """
         )
 
@@ -85,6 +88,12 @@ extension AASACommand {
 
         @Flag(help: "Refuse to sign with a certificate that is not valid now.")
         var strict = false
+
+        @Flag(
+            name: .customLong("wrap-signed"),
+            help: "Sign an input that is already a signed file, wrapping its signature in another (refused by default)."
+        )
+        var wrapSigned = false
 
         @OptionGroup
         var clobber: ClobberOptions
@@ -165,6 +174,7 @@ extension AASACommand {
                             cert ?? pkcs12 ?? input, "refusing to sign (--strict): \(check)",
                             status: ExitStatus.checkFailed)
                     }
+                    if case .contentAlreadySigned = check, !wrapSigned { throw Self.alreadySigned(input, check) }
                     let path: String
                     switch check {
                     case .certificateNotValid: path = cert ?? pkcs12 ?? input
@@ -175,6 +185,13 @@ extension AASACommand {
                 let signed = try identity.sign(content, options: options)
                 try OutputFile.write(signed, to: output, noClobber: clobber.noClobber)
             }
+        }
+
+        /// The refusal of an input that is already signed (status 2), with the ways out.
+        static func alreadySigned(_ path: String, _ check: SigningCheck) -> CLIFailure {
+            CLIFailure(
+                path,
+                "refusing to sign: \(check); 'aasa convert' takes its JSON out to sign, --wrap-signed signs it anyway")
         }
 
         /// Many files into `directory`: the identity loaded once, `--jobs` signatures at a time.
@@ -202,7 +219,7 @@ extension AASACommand {
                         Diagnostics.emit(signerPath, .warning, check.description)
                     case .weakDigest:
                         Diagnostics.emit(batch.firstInput(inputs), .warning, check.description)
-                    case .contentTooLarge, .contentNotJSON:
+                    case .contentTooLarge, .contentNotJSON, .contentAlreadySigned:
                         break
                     }
                 }
@@ -211,6 +228,7 @@ extension AASACommand {
             guard let identity else { throw ExitStatus.badInput }
             var frontend = BatchFrontend("sign", expansion)
             let noClobber = clobber.noClobber
+            let wrapSigned = self.wrapSigned
             frontend.run(Array(zip(items, destinations)), threads: batch.workerCount) { item, destination in
                 var output = BatchOutput()
                 do {
@@ -219,7 +237,9 @@ extension AASACommand {
                         content: content, identity: identity, options: options, limits: limits.library)
                     {
                         switch check {
-                        case .contentTooLarge, .contentNotJSON: output.emit(item.path, .warning, check.description)
+                        case .contentAlreadySigned where !wrapSigned: throw Self.alreadySigned(item.path, check)
+                        case .contentTooLarge, .contentNotJSON, .contentAlreadySigned:
+                            output.emit(item.path, .warning, check.description)
                         case .certificateNotValid, .weakDigest: break  // said once, above
                         }
                     }

@@ -72,14 +72,14 @@ struct SigningCheckTests {
         }
     }
 
-    @Test("already-signed content is reported as not JSON")
-    func signedContentIsNotJSON() throws {
+    @Test("already-signed content is reported as already signed (the CLI refuses it)")
+    func signedContentIsAlreadySigned() throws {
         let identity = try PKI.identity("leaf-rsa")
         let signed = try identity.sign(Self.json)
         let checks = SigningCheck.checks(
             content: signed, identity: identity, options: SigningOptions(), at: Times.y2025)
-        #expect(checks.count == 1)
-        #expect(checks.first?.description.contains("not JSON") == true)
+        #expect(checks == [.contentAlreadySigned(.pkcs7DER)])
+        #expect(checks.first?.description.contains("already a signed file (pkcs7-der)") == true)
     }
 
     @Test("SHA-1 is reported, other digests are not", arguments: DigestAlgorithm.allCases)
