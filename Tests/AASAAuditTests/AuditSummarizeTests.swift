@@ -55,6 +55,14 @@ struct AuditSummarizeTests {
                 records += lines
                 try audit.stdout.write(to: directory.appendingPathComponent("shard-\(index + 1).jsonl"))
             }
+            // The real --format json document of the first shard: recognised, one line, status 2.
+            let document = TestProcess.aasa(
+                ["audit"] + first.map(server.domain) + ["--format", "json"] + server.auditOptions)
+            try document.stdout.write(to: directory.appendingPathComponent("shard-1.json"))
+            let slip = TestProcess.aasa(
+                ["audit", "summarize", directory.appendingPathComponent("shard-1.json").path])
+            #expect(slip.status == 2 && slip.stderrLines.count == 1, "\(slip)")
+            #expect(slip.stderr.contains("error: this is one JSON document, as 'aasa audit --format json' writes it"))
             let expected = try Expected(records)
             #expect(expected.domains == 7)
             #expect(expected.signerDomains.count >= 2, "\(expected.signerDomains)")

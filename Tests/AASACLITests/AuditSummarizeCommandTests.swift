@@ -224,6 +224,49 @@ import Testing
         }
     }
 
+    /// A gate on the summary must not pass on nothing: no record in any file is status 2 with one
+    /// line; a file of records beside it is summarized as before.
+    @Test func noRecordAtAllIsAnErrorAndExit2() throws {
+        for (input, lines) in [("", 0), ("\n\n", 2), ("not audit output\n", 1)] {
+            let result = CLI.run(["audit", "summarize", "-"], stdin: Data(input.utf8))
+            #expect(result.status == 2, "\(input.debugDescription): \(result)")
+            #expect(
+                result.stderrLines.last
+                    == "summarize: error: no audit record in 1 file: give the output of 'aasa audit --format jsonl'",
+                "\(result)")
+            #expect(result.stderrLines.count == (lines == 1 ? 2 : 1), "\(result)")
+        }
+        let one = CLI.run(
+            ["audit", "summarize", "-"], stdin: Data((try Self.record("a.example.com", "current") + "\n").utf8))
+        #expect(one.status == 0 && one.stderr.isEmpty, "\(one)")
+    }
+
+    /// The natural slip: the one document of `audit --format json` (pretty-printed: its first line
+    /// is `{`) or an array of records. One line says what it is and what summarize reads, with no
+    /// warning per line; a JSONL file given beside it is still counted.
+    @Test func aFormatJSONDocumentIsRecognisedWithOneLine() throws {
+        try withTemporaryDirectory { directory in
+            try Self.shards(in: directory)
+            let record = try Self.record("z.example.com", "current")
+            try Data(("{\n  \"aasaVersion\" : \"0.2.0\",\n  \"domains\" : [\n    " + record + "\n  ]\n}\n").utf8)
+                .write(to: directory.appendingPathComponent("audit.json"))
+            try Data(("[\n" + record + "\n]\n").utf8).write(to: directory.appendingPathComponent("array.json"))
+            for name in ["audit.json", "array.json"] {
+                let result = CLI.run(["audit", "summarize", name], in: directory)
+                #expect(result.status == 2, "\(result)")
+                #expect(
+                    result.stderrLines == [
+                        "\(name): error: this is one JSON document, as 'aasa audit --format json' writes it; summarize "
+                            + "reads 'aasa audit --format jsonl' (one record per line): nothing of this file is counted"
+                    ], "\(result)")
+            }
+            let beside = CLI.run(["audit", "summarize", "shard-1.jsonl", "audit.json"], in: directory)
+            #expect(beside.status == 2 && beside.stderrLines.count == 1, "\(beside)")
+            #expect(
+                beside.stdoutText.hasPrefix("Fleet summary: 3 domains from 3 audit records in 2 files"), "\(beside)")
+        }
+    }
+
     /// Hostile text from a result file: a subject with Markdown, HTML and an escape sequence,
     /// a file name with a pipe. Markdown gets literal text; the terminal gets no raw ESC.
     @Test func hostileTextIsEscapedInMarkdownAndText() throws {
@@ -274,8 +317,9 @@ import Testing
         #expect(version.status == 0 && version.stdoutText == CLI.run(["--version"]).stdoutText, "\(version)")
         let badTime = CLI.run(["audit", "summarize", "-", "--at", "soon"])
         #expect(badTime.status == 64 && badTime.stderr.contains("--at 'soon' is not a time"), "\(badTime)")
+        // Nothing read is no success (noRecordAtAllIsAnErrorAndExit2); the summary is still printed.
         let empty = CLI.run(["audit", "summarize", "-"], stdin: Data())
-        #expect(empty.status == 0, "\(empty)")
+        #expect(empty.status == 2, "\(empty)")
         #expect(empty.stdoutText.hasPrefix("Fleet summary: 0 domains from 0 audit records in 1 file, 0 lines\n"))
     }
 }

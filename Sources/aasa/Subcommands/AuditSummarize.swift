@@ -28,8 +28,12 @@ extension AASACommand.Audit {
                 ignored. A domain literally named 'summarize' is audited with 'aasa audit -- summarize'. \
                 Guide: docs/audit.md#fleet-summary.
 
-                Exit status: 0 the summary is complete; 2 a FILE cannot be read, or not to its end (the \
-                summary of the rest is still printed); 64 usage error.
+                A FILE that is the one JSON document of 'aasa audit --format json' is refused with one line \
+                (summarize reads --format jsonl), and so is a run in which no FILE held any audit record.
+
+                Exit status: 0 the summary is complete; 2 a FILE cannot be read, or not to its end, or is a \
+                --format json document, or no record was read at all (the summary of the rest is still \
+                printed); 64 usage error.
                 """,
             // As the root has it: parsed on its own, it still answers --version and lists it in its help.
             version: AASAVersion.current
@@ -71,7 +75,24 @@ extension AASACommand.Audit {
             case .markdown: StandardStreams.out(Data(FleetReportRendering.markdown(report).utf8))
             default: StandardStreams.out(Data(FleetReportRendering.text(report).utf8))
             }
+            if read.allSatisfy({ $0.records == 0 }) && report.unreadable < read.count {
+                // A gate on the summary must not pass on nothing (issue #27).
+                Diagnostics.emit(
+                    "summarize", .error,
+                    "no audit record in \(Counted.files(read.count)): give the output of 'aasa audit --format jsonl'")
+                throw ExitStatus.badInput
+            }
             if report.unreadable > 0 { throw ExitStatus.badInput }
+        }
+
+        /// Why a file's first line shows it to be one JSON document (``AASACommand/Audit``'s
+        /// `--format json` starts with a line holding only `{`; a JSON array of records only `[`)
+        /// rather than JSON Lines, whose every line is a whole record; nil otherwise.
+        static func documentProblem(firstLine line: String) -> String? {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard trimmed == "{" || trimmed == "[" else { return nil }
+            return "this is one JSON document, as 'aasa audit --format json' writes it; summarize reads "
+                + "'aasa audit --format jsonl' (one record per line): nothing of this file is counted"
         }
 
         /// Adds every audit record of `path` to `summary`; warns about each other line, and says
@@ -93,6 +114,13 @@ extension AASACommand.Audit {
                 let (line, truncated) = next
                 file.lines += 1
                 if line.allSatisfy(\.isWhitespace) && !truncated { continue }
+                if file.records == 0 && file.skipped == 0, !truncated,
+                    let problem = Self.documentProblem(firstLine: line)
+                {
+                    Diagnostics.emit(path, .error, problem)
+                    file.error = problem
+                    return file
+                }
                 let problem: String
                 if truncated {
                     problem = "a line longer than \(maximumLineLength / 1024 / 1024) MiB is no audit record"
