@@ -63,6 +63,31 @@ import Testing
         }
     }
 
+    @Test("expiring soon and expired are two rules in SARIF, JUnit and GitLab, so a CI job can tell them apart")
+    func expiringSoonHasItsOwnRule() throws {
+        try withTemporaryDirectory { dir in
+            let soon = try Fixture.signedFile(in: dir, leaf: "leaf-short-lived", name: "soon.p7m")
+            let expired = try Fixture.signedFile(in: dir, leaf: "leaf-expired", name: "expired.p7m")
+            let margin = ["--at", "2029-12-01", "--min-days-valid", "60"] + Fixture.testTrust
+            let junit = CLI.run(["verify", soon.path, expired.path, "--format", "junit"] + margin)
+            #expect(junit.status == 1, "\(junit)")
+            validJUnit(junit)
+            #expect(junit.stdoutText.contains("type=\"certificate-expiring-soon\""), "\(junit)")
+            #expect(junit.stdoutText.contains("type=\"certificate-expired\""), "\(junit)")
+            let sarif = CLI.run(["verify", soon.path, expired.path, "--format", "sarif"] + margin)
+            let log = try #require(try sarif.jsonObject()["runs"] as? [[String: Any]])
+            let ruleIDs = (log.first?["results"] as? [[String: Any]] ?? []).compactMap { $0["ruleId"] as? String }
+            #expect(ruleIDs == ["certificate-expiring-soon", "certificate-expired"], "\(sarif)")
+            let gitlab = CLI.run(["check", soon.path, "--format", "gitlab"] + margin)
+            let issues = try #require(try gitlab.json() as? [[String: Any]], "\(gitlab)")
+            #expect(issues.contains { $0["check_name"] as? String == "certificate-expiring-soon" }, "\(gitlab)")
+            #expect(!issues.contains { $0["check_name"] as? String == "certificate-expired" }, "\(gitlab)")
+            // Without the margin the same file is valid: the rule is about the margin only.
+            let plain = CLI.run(["verify", soon.path, "--at", "2029-12-01", "--format", "junit"] + Fixture.testTrust)
+            #expect(plain.status == 0, "\(plain)")
+        }
+    }
+
     @Test(
         "--format gitlab: GitLab's required fields, its severities, line 1 without a position; fingerprints as SARIF's")
     func gitlab() throws {

@@ -89,6 +89,9 @@ public struct DeprecationReport: Sendable, Codable {
     /// names its true reason, so that an untrusted or expired chain never reads as tampering.
     public static let untrustedRule: RuleID = "certificate-untrusted"
     public static let expiredRule: RuleID = "certificate-expired"
+    /// A chain that holds now but expires within `--min-days-valid` days: its own rule, so that
+    /// a CI report tells "renew soon" from "already expired".
+    public static let expiringSoonRule: RuleID = "certificate-expiring-soon"
     public static let notYetValidRule: RuleID = "certificate-not-yet-valid"
     public static let purposeRule: RuleID = "certificate-wrong-purpose"
     public static let hostRule: RuleID = "certificate-host-mismatch"
@@ -118,8 +121,10 @@ public struct DeprecationReport: Sendable, Codable {
         switch verdict {
         case .untrusted:
             return (untrustedRule, "the signature is intact, but its chain does not reach a trusted root: \(reason)")
-        case .expired, .expiringSoon:
+        case .expired:
             return (expiredRule, "the signature is intact, but \(reason)")
+        case .expiringSoon:
+            return (expiringSoonRule, "the signature is intact and the chain valid now, but \(reason)")
         case .notYetValid:
             return (notYetValidRule, "the signature is intact, but \(reason)")
         case .wrongPurpose, .signerKeyUsage:

@@ -86,7 +86,9 @@ extension RuleRegistry {
         "certificate-untrusted":
             "Fires when the signature is intact but its certificate chain does not reach a trusted root with the trust options given (the system roots by default). Every 2015-era signed file gets this today: their roots have left the trust stores.\n\nA device that checks the signature rejects the file. The content was not altered.",
         "certificate-expired":
-            "Fires when the signature is intact but a certificate of its chain has expired at the time of the check (now, or `--at`; with `--min-days-valid`, also when the signer expires within that many days).\n\nA device that checks the signature rejects the file.",
+            "Fires when the signature is intact but a certificate of its chain has expired at the time of the check (now, or `--at`).\n\nA device that checks the signature rejects the file.",
+        "certificate-expiring-soon":
+            "Fires when the signature is intact and the chain is valid at the time of the check, but a certificate of it expires within the days that `--min-days-valid` asks for. The message names the certificate and when it expires.\n\nDevices that check the signature still accept the file, until that date. A gate that asks for a margin fails now, with a rule of its own, so that a report tells a chain to renew from one that has already expired.",
         "certificate-not-yet-valid":
             "Fires when the signature is intact but a certificate of its chain is not valid yet at the time of the check.",
         "certificate-wrong-purpose":

@@ -120,6 +120,17 @@ public enum RuleCatalogue {
                     "Check it as it was when signed, against Mozilla's root store of the time: `aasa verify FILE --historical` (valid-then: only time fails it). Then serve the JSON unsigned (`aasa convert FILE --historical -o apple-app-site-association`)."
             )),
         Entry(
+            id: DeprecationReport.expiringSoonRule, severity: .error,
+            summary:
+                "The signature is intact and the chain valid now, but a certificate expires within --min-days-valid days.",
+            guidance: RuleGuidance(
+                title: "The chain is valid now, but a certificate of it expires soon.",
+                neededBy:
+                    "Devices that check the signature accept the file until the certificate expires, then reject it.",
+                nextStep:
+                    "Before that date, serve the JSON unsigned (`aasa convert FILE -o apple-app-site-association`), or re-sign with a renewed certificate (`aasa sign`)."
+            )),
+        Entry(
             id: DeprecationReport.notYetValidRule, severity: .error,
             summary: "The signature is intact, but a certificate of its chain is not valid yet.",
             guidance: RuleGuidance(

@@ -136,6 +136,7 @@ public enum RuleRegistry {
         DeprecationReport.weakSignatureRule: "0.2.0",
         DeprecationReport.untrustedRule: "0.3.0",
         DeprecationReport.expiredRule: "0.3.0",
+        DeprecationReport.expiringSoonRule: "0.3.0",
         DeprecationReport.notYetValidRule: "0.3.0",
         DeprecationReport.purposeRule: "0.3.0",
         DeprecationReport.hostRule: "0.3.0",

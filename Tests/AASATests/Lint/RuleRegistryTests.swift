@@ -51,7 +51,7 @@ struct RuleRegistryTests {
     @Test("every rule (lint, verification, effect) is in the registry once, in catalogue order")
     func everyRule() {
         let catalogue = RuleCatalogue.all + RuleCatalogue.verificationRules + RuleCatalogue.effectRules
-        #expect(catalogue.count == 47)
+        #expect(catalogue.count == 48)
         #expect(RuleRegistry.all.map(\.id) == catalogue.map(\.id))
         #expect(RuleRegistry.lintRules.map(\.id) == RuleCatalogue.all.map(\.id))
         for (metadata, entry) in zip(RuleRegistry.all, catalogue) {
