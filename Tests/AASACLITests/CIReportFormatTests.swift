@@ -63,7 +63,9 @@ import Testing
         }
     }
 
-    @Test("expiring soon and expired are two rules in SARIF, JUnit and GitLab, so a CI job can tell them apart")
+    @Test(
+        "expiring soon and expired are two rules in SARIF, JUnit and GitLab (check and verify), so a CI job can tell them apart"
+    )
     func expiringSoonHasItsOwnRule() throws {
         try withTemporaryDirectory { dir in
             let soon = try Fixture.signedFile(in: dir, leaf: "leaf-short-lived", name: "soon.p7m")
@@ -82,6 +84,16 @@ import Testing
             let issues = try #require(try gitlab.json() as? [[String: Any]], "\(gitlab)")
             #expect(issues.contains { $0["check_name"] as? String == "certificate-expiring-soon" }, "\(gitlab)")
             #expect(!issues.contains { $0["check_name"] as? String == "certificate-expired" }, "\(gitlab)")
+            let verifyGitlab = CLI.run(["verify", soon.path, expired.path, "--format", "gitlab"] + margin)
+            #expect(verifyGitlab.status == 1, "\(verifyGitlab)")
+            let verifyIssues = try #require(try verifyGitlab.json() as? [[String: Any]], "\(verifyGitlab)")
+            #expect(
+                verifyIssues.compactMap { $0["check_name"] as? String }
+                    == ["certificate-expiring-soon", "certificate-expired"], "\(verifyGitlab)")
+            for issue in verifyIssues {
+                #expect(issue["severity"] as? String == "critical" && !(issue["fingerprint"] as? String ?? "").isEmpty)
+                #expect(((issue["location"] as? [String: Any])?["lines"] as? [String: Int])?["begin"] == 1, "\(issue)")
+            }
             // Without the margin the same file is valid: the rule is about the margin only.
             let plain = CLI.run(["verify", soon.path, "--at", "2029-12-01", "--format", "junit"] + Fixture.testTrust)
             #expect(plain.status == 0, "\(plain)")

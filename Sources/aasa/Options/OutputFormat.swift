@@ -12,7 +12,7 @@ enum PerFileFormats: BatchFormatOffer {
 
 /// verify: the per-file formats, SARIF, JUnit and Markdown.
 enum VerifyFormats: BatchFormatOffer {
-    static var formats: [BatchFormat] { BatchFormat.perFile + [.sarif, .junit, .markdown] }
+    static var formats: [BatchFormat] { BatchFormat.perFile + [.sarif, .junit, .gitlab, .markdown] }
 }
 
 /// check: text, json, SARIF, GitLab and Markdown (one file, so jsonl would be json on one line).
