@@ -13,7 +13,8 @@ import Testing
 struct DocsConsoleTests {
     /// The pages whose examples run. A page joins when its examples match the tool.
     static let pages = [
-        "docs/verify-a-signed-file.md"
+        "docs/verify-a-signed-file.md", "docs/convert-to-plain-json.md", "docs/exit-codes.md",
+        "docs/configuration.md", "docs/json.md",
     ]
 
     /// One command that printed something else than its page shows.
@@ -69,7 +70,10 @@ struct DocsConsoleTests {
     {
         let marker = "@@aasa-docs-step@@"
         var script = "exec 2>&1\n"
-        for step in block { script += "printf '\\n\(marker)\\n'\n\(step.command)\n" }
+        // The marker keeps the status of the command before it, for a `$ echo $?` after it.
+        for step in block {
+            script += "__status=$?; printf '\\n\(marker)\\n'; (exit $__status)\n\(step.command)\n"
+        }
         let result = ProcessRunner.run(
             URL(fileURLWithPath: "/bin/bash"), ["-c", script], environment: environment, in: directory, timeout: 120)
         try #require(!result.timedOut && result.launched, "\(result)")

@@ -36,3 +36,8 @@ sign client-auth.p7m leaf-client-auth --chain certs/chain.pem
 sign expired.p7m leaf-expired --chain certs/chain.pem
 sign wildcard.p7m leaf-wildcard --chain certs/chain.pem
 sign short-lived.p7m leaf-short-lived --chain certs/chain.pem
+# A project's files: aasa.json, and site/ as served; a configuration with a typo in it.
+cp apple-app-site-association.json aasa.json
+mkdir -p site
+cp apple-app-site-association.json site/apple-app-site-association
+printf '{ "rules": { "unknown-kye": "error" } }\n' > config-typo.json
