@@ -14,8 +14,33 @@ struct DocsConsoleTests {
     /// The pages whose examples run. A page joins when its examples match the tool.
     static let pages = [
         "docs/verify-a-signed-file.md", "docs/convert-to-plain-json.md", "docs/exit-codes.md",
-        "docs/configuration.md", "docs/json.md",
+        "docs/configuration.md", "docs/json.md", "docs/signing-compatibility.md",
     ]
+
+    /// Pages with console examples that do not run as printed yet, each with what is left.
+    /// ``everyPageIsRunOrListed`` keeps this list honest: a page is in one list or the other.
+    static let pending: [String: String] = [
+        "docs/convert-and-migrate.md":
+            "its examples use their own files (a site/ tree, shop.p7m, access.log, hand-migrated.json, d-old.json), which docs/examples/setup.sh does not make yet",
+        "docs/cli.md":
+            "69 examples over files setup.sh does not make yet (trailing-comma.json, duplicate.json, modern.json, urls.txt, deep.json, …)",
+    ]
+
+    @Test("every page with console examples is run, or listed as pending with what is left")
+    func everyPageIsRunOrListed() throws {
+        let docs = Repository.root.appendingPathComponent("docs")
+        let names = try FileManager.default.contentsOfDirectory(atPath: docs.path).filter { $0.hasSuffix(".md") }
+        var withExamples = Set<String>()
+        for name in names + ["../README.md"] {
+            let text = try String(contentsOf: docs.appendingPathComponent(name), encoding: .utf8)
+            if !ConsoleTranscript(markdown: text).blocks.isEmpty {
+                withExamples.insert(name == "../README.md" ? "README.md" : "docs/" + name)
+            }
+        }
+        #expect(withExamples.count >= 8, "\(withExamples.sorted())")
+        #expect(withExamples == Set(Self.pages).union(Self.pending.keys), "\(withExamples.sorted())")
+        #expect(Set(Self.pages).isDisjoint(with: Self.pending.keys))
+    }
 
     /// One command that printed something else than its page shows.
     struct Mismatch: CustomStringConvertible {

@@ -22,6 +22,8 @@ cp "$repo/examples/apple-app-site-association.json" apple-app-site-association.j
 # A legacy file of 2015 (artsy.net, GeoTrust) and the intermediate its chain needs.
 cp "$real/artsy_artsy-eigen-web-association_aasa-20150915-a.p7m" artsy-2015.p7m
 aasa="${AASA:-aasa}"
+# git checks the test keys out readable by all, and `aasa sign` rightly warns about that.
+chmod 600 "$repo"/certs/*.key "$repo"/certs/*.p12 "$repo/certs/passphrase.txt"
 "$aasa" inspect artsy-2015.p7m --format pem --certificate 1 > geotrust-ssl-ca-g3.pem
 # The bundled example under the name it is served as, and files signed by the test PKI.
 cp "$repo/examples/apple-app-site-association.p7m" apple-app-site-association
