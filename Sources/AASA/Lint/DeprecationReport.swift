@@ -174,9 +174,26 @@ public struct DeprecationReport: Sendable, Codable {
             }
         }
         self.diagnostics = diagnostics
-        items = diagnostics.compactMap(Self.item)
+        var items = diagnostics.compactMap(Self.item)
+        // A chain that stops because the file left its issuer out cannot be checked as of its
+        // signing time either (`--historical` fails the same way): the step is to supply it.
+        if let verification, case .missing(let issuer)? = SigningTimeCheck(verification)?.anchor {
+            for index in items.indices where items[index].rule == Self.untrustedRule {
+                items[index].nextStep = Self.missingIssuerStep(issuer)
+            }
+        }
+        self.items = items
         guidance = Self.guidance(lint: lint, diagnostics: diagnostics)
         verdict = Verdict(severities: diagnostics.map(\.severity))
+    }
+
+    /// The next step of an untrusted chain whose issuer is not in the file: no command runs
+    /// until the user has the certificate (or lets `--fetch-issuers` reach the network).
+    static func missingIssuerStep(_ issuer: String) -> String {
+        "The file embeds no certificate of its issuer, \"\(issuer)\": get it from an independent source "
+            + "(a certificate-transparency log, an old CA bundle) and give it with --intermediates FILE, or let "
+            + "--fetch-issuers fetch it from the signer's caIssuers URL; then check it as it was when signed "
+            + "(--historical) and serve the JSON unsigned."
     }
 
     /// What to tell about a finding, or nil for findings that are not worth a line in the report.
@@ -194,7 +211,7 @@ public struct DeprecationReport: Sendable, Codable {
         return make(
             diagnostic.message,
             diagnostic.severity == .error ? "iOS rejects or ignores this part." : "Probably not what was meant.",
-            "See docs/rules.md#\(diagnostic.rule.rawValue).")
+            "`aasa rules \(diagnostic.rule.rawValue)` says what it means and how to fix it.")
     }
 
     static func guidance(lint: LintReport, diagnostics: [Diagnostic]) -> [GuidancePoint] {

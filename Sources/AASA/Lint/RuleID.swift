@@ -202,7 +202,7 @@ public enum RuleCatalogue {
                 neededBy:
                     "Only iOS 8, and serving over plain HTTP, ever needed a signature. iOS 9 and later read unsigned JSON over HTTPS.",
                 nextStep:
-                    "Extract the JSON (`aasa extract FILE --lf -o apple-app-site-association`) and serve it unsigned as application/json."
+                    "Take the JSON out (`aasa convert FILE --historical -o apple-app-site-association`: verified as it was when signed, which a file valid today also passes) and serve it unsigned as application/json."
             )),
         Entry(
             id: .unreadableSignedFile, severity: .error,

@@ -89,9 +89,17 @@ extension AASACommand {
 
         /// A next step with the file's name where the guidance says FILE, quoted for a shell
         /// when it needs it, so that the command can be run as printed.
+        /// `step` with the file's path for `FILE`; for a file that is itself the served name in
+        /// the working directory, `convert … --in-place` for `-o apple-app-site-association`
+        /// (which would name the input as the output, a usage error).
         static func filledIn(_ step: String, file: String) -> String {
             guard file != "-" else { return step }
-            return step.replacingOccurrences(of: " FILE", with: " " + ShellWord.quoted(file))
+            var step = step.replacingOccurrences(of: " FILE", with: " " + ShellWord.quoted(file))
+            let served = "apple-app-site-association"
+            if URL(fileURLWithPath: file).standardizedFileURL == URL(fileURLWithPath: served).standardizedFileURL {
+                step = step.replacingOccurrences(of: " -o \(served)`", with: " --in-place`")
+            }
+            return step
         }
 
         private func text(_ report: DeprecationReport, suppressed: Int) -> [String] {

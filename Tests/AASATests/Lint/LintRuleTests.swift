@@ -911,7 +911,7 @@ struct LintRulesDocTests {
     @Test("the findings check and audit add (verification, no-effect) each have a section with their severity")
     func reportRuleSections() {
         let entries = RuleCatalogue.verificationRules + RuleCatalogue.effectRules
-        #expect(entries.count == 8)
+        #expect(entries.count == 9)
         let lines = Self.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         for entry in entries {
             let heading = lines.firstIndex(of: "### \(entry.id.rawValue)")

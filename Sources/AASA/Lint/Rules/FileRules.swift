@@ -29,7 +29,7 @@ enum FileRules {
         return Diagnostic(
             .signedFile,
             "The file is a signed PKCS#7 message (\(form)). Only iOS 8 needed a signed file; iOS 9 and later read plain JSON"
-                + " served over HTTPS. Serve the embedded JSON instead (`aasa extract`)."
+                + " served over HTTPS. Serve the embedded JSON instead (aasa convert takes it out)."
                 + " Lines and columns in the other findings refer to the embedded JSON.",
             at: .file)
     }
