@@ -14,7 +14,7 @@ struct DocsConsoleTests {
     /// The pages whose examples run. A page joins when its examples match the tool.
     static let pages = [
         "docs/verify-a-signed-file.md", "docs/convert-to-plain-json.md", "docs/exit-codes.md",
-        "docs/configuration.md", "docs/json.md", "docs/signing-compatibility.md",
+        "docs/configuration.md", "docs/json.md", "docs/signing-compatibility.md", "README.md",
     ]
 
     /// Pages with console examples that do not run as printed yet, each with what is left.
