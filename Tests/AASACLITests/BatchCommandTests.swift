@@ -270,29 +270,50 @@ struct BatchCommandTests {
     static let script = Executables.script
 
     @Test(
-        "progress: a bar on standard error when it is a terminal, cleared before the summary; nothing in a pipe",
+        "progress: a bar on a terminal for a batch that lasts, cleared before the summary; none in a pipe, under TERM=dumb, with --no-progress, or for a batch that ends within half a second",
         .enabled(
             if: FileManager.default.isExecutableFile(atPath: BatchCommandTests.script.path), "needs util-linux script"))
     func progressOnlyOnATerminal() throws {
         try withTemporaryDirectory { dir in
             let (_, signed) = try Self.makeFiles(12, in: dir)
-            let arguments = ["verify", signed.path, "--include", "*.json", "--jobs", "1"] + Fixture.testTrust
-
-            // On a terminal (standard output to /dev/null, so the pty carries standard error only).
-            let quoted = ([CLI.executable.path] + arguments).map {
-                "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'"
+            let names = Self.walk(signed).filter { $0.hasSuffix(".json") }.map { signed.child($0).path }
+            try #require(names.count == 12)
+            let trust = Fixture.testTrust.map { "'" + $0 + "'" }.joined(separator: " ")
+            let aasa = "'" + CLI.executable.path + "'"
+            // A batch that lasts: the list names 6 files, then, a second later, 6 more.
+            let first = names.prefix(6).joined(separator: "\\n")
+            let rest = names.dropFirst(6).joined(separator: "\\n")
+            func onTerminal(_ options: String, term: String = "xterm", slow: Bool = true) -> ProcessResult {
+                let feed =
+                    slow ? "{ printf '\(first)\\n'; sleep 1; printf '\(rest)\\n'; }" : "printf '\(first)\\n\(rest)\\n'"
+                let command = "\(feed) | \(aasa) verify --files-from - --jobs 1 \(trust) \(options) >/dev/null"
+                // On a pseudo-terminal (standard output to /dev/null: the pty carries standard error).
+                return ProcessRunner.run(
+                    Self.script, ["-qefc", command, "/dev/null"], environment: ["TERM": term])
             }
-            let run = ProcessRunner.run(
-                Self.script, ["-qefc", quoted.joined(separator: " ") + " >/dev/null", "/dev/null"])
+            let run = onTerminal("")
             let terminal = run.stdoutText
             #expect(run.status == 0, "\(run)")
-            #expect(terminal.contains("\r\u{1B}[2K["), "no progress bar drawn: \(terminal.debugDescription)")
-            #expect(terminal.contains("12/12"), "the bar does not reach the total: \(terminal.debugDescription)")
+            #expect(terminal.contains("\r\u{1B}[2K"), "no progress bar drawn: \(terminal.debugDescription)")
+            #expect(terminal.contains("12 files"), "the bar does not reach the end: \(terminal.debugDescription)")
             // The bar is cleared, then the summary is printed on a clean line.
             #expect(terminal.contains("\r\u{1B}[2Kverify: 12 of 12 files valid"), "\(terminal.debugDescription)")
 
+            for (what, result) in [
+                ("TERM=dumb", onTerminal("", term: "dumb")), ("--no-progress", onTerminal("--no-progress")),
+                ("a batch within half a second", onTerminal("", slow: false)),
+            ] {
+                #expect(result.status == 0, "\(what): \(result)")
+                #expect(
+                    !result.stdoutText.contains("\u{1B}") && result.stdoutText.contains("verify: 12 of 12 files valid"),
+                    "\(what): \(result.stdoutText.debugDescription)")
+            }
+            // --progress asks for it at once, even for a short batch.
+            let asked = onTerminal("--progress", slow: false)
+            #expect(asked.stdoutText.contains("\r\u{1B}[2K"), "\(asked.stdoutText.debugDescription)")
+
             // In a pipe: the lines and the summary, no control characters.
-            let piped = CLI.run(arguments)
+            let piped = CLI.run(["verify", signed.path, "--include", "*.json", "--jobs", "1"] + Fixture.testTrust)
             #expect(piped.status == 0, "\(piped)")
             #expect(
                 !piped.stderr.contains("\u{1B}") && !piped.stderr.contains("\r"), "\(piped.stderr.debugDescription)")

@@ -9,6 +9,8 @@ struct BatchExpansion {
     var leftOut = 0
     /// The `--files-from` list still to read (see ``BatchOptions/expand(_:what:emptyIsFailure:streaming:)``).
     var list: ListedInputs?
+    /// `--progress` (true), `--no-progress` (false), or neither (nil: the terminal decides).
+    var progress: Bool?
 
     /// "3 files left out by --include", or nil when none was (the list's directories counted
     /// as far as it was read).

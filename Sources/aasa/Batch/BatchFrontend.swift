@@ -45,7 +45,8 @@ struct BatchFrontend {
             worst = ExitStatus.worst(worst, failure.status)
             if let failureOutcome { tally.add(failureOutcome) }
         }
-        printer = BatchPrinter(total: expansion.list == nil ? expansion.items.count : nil)
+        printer = BatchPrinter(
+            total: expansion.list == nil ? expansion.items.count : nil, progress: expansion.progress)
     }
 
     /// "3 files left out by --include", or nil when none was.

@@ -18,6 +18,7 @@ extension BatchOptions {
         -> BatchExpansion
     {
         var expansion = BatchExpansion()
+        expansion.progress = progress
         for input in inputs {
             expansion.add(expanding(input, what: what, emptyIsFailure: emptyIsFailure))
         }

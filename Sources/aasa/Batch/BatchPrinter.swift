@@ -12,9 +12,10 @@ final class BatchPrinter {
     private var pending = Data()
     private var lastFlush = DispatchTime.now().uptimeNanoseconds
 
-    /// `total`: the number of files, nil when it is not known before the end.
-    init(total: Int?) {
-        progress = ProgressBar.forFiles(total)
+    /// `total`: the number of files, nil when it is not known before the end; `progress`:
+    /// `--progress`/`--no-progress`, nil for the terminal to decide.
+    init(total: Int?, progress: Bool? = nil) {
+        self.progress = ProgressBar.forFiles(total, shown: progress)
     }
 
     /// Writes `output`'s chunks. Returns false when standard output could not be written (the

@@ -34,6 +34,13 @@ struct BatchOptions: ParsableArguments {
         help: "The --files-from list separates names with NUL bytes, not newlines (find -print0, git ls-files -z).")
     var null = false
 
+    @Flag(
+        inversion: .prefixedNo,
+        help:
+            "Show a progress bar on standard error (default: on a terminal that can redraw a line, once the batch has run half a second)."
+    )
+    var progress: Bool?
+
     /// More workers than this only add contention.
     static let maximumJobs = 256
 

@@ -105,7 +105,11 @@ extension AASACommand {
                 "Check certificates at this time: ISO 8601 or Unix seconds (default now).", valueName: "time"))
         var atTime: String?
 
-        @Flag(inversion: .prefixedNo, help: "Show a progress bar on standard error (default: when it is a terminal).")
+        @Flag(
+            inversion: .prefixedNo,
+            help:
+                "Show a progress bar on standard error (default: on a terminal that can redraw a line, after half a second)."
+        )
         var progress: Bool?
 
         /// `--max-input-size` here is another name for `--max-bytes`, the body cap; the URL
@@ -199,13 +203,14 @@ extension AASACommand {
             // A shard or a resumed scan audits an unknown part of the list: no total.
             let whole = largeScan.shard == nil && log == nil
             let total = whole ? DomainSource.count(arguments: domains, file: domainsFile) : nil
-            let showProgress = progress ?? (isatty(STDERR_FILENO) == 1)
+            let showProgress = progress ?? ProgressBar.canRedraw(STDERR_FILENO)
             let threshold = failOn.level ?? resolved.config?.failOn ?? .error
             let printer = AuditPrinter(
                 format: log == nil ? format.value : .jsonl,
                 reports: ReportCollector(format.value, scope: .audit, rules: report, failOn: threshold),
                 failOn: threshold, selection: resolved.selection,
-                progress: showProgress ? ProgressBar(total: total) : nil,
+                progress: showProgress
+                    ? ProgressBar(total: total, delay: progress == true ? 0 : ProgressBar.delay) : nil,
                 output: log.map { log in log.append } ?? StandardStreams.out)
             // The descriptors this run may open decide how many domains can be in flight: a
             // local limit, never a verdict on the domains (issue #15).
