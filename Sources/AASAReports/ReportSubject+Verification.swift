@@ -18,5 +18,6 @@ extension ReportSubject {
                         DeprecationReport.weakSignatureRule, warning.message, at: .file, severity: .warning)))
         }
         self.init(path: path, mimeType: nil, positions: .none, findings: findings)
+        verdict = result.verdict.code
     }
 }

@@ -37,6 +37,10 @@ public struct ReportSubject: Sendable {
     public var mimeType: String?
     public var positions: Positions
     public var findings: [Finding]
+    /// The verdict the command's text and JSON give the input (`valid`, `untrusted`,
+    /// `legacy`, `broken`, …), which the Markdown table shows; nil for a command without one
+    /// (`lint`, whose table says `ok`, `passed` or `failed`).
+    public var verdict: String?
 
     public init(
         path: String, artifact: ArtifactURI? = nil, mimeType: String?, positions: Positions, findings: [Finding]

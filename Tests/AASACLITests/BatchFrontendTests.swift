@@ -108,7 +108,9 @@ struct BatchFrontendTests {
             #expect(
                 Self.help("lint").contains("(values: text, json, jsonl, sarif, junit, gitlab, markdown; default: text)")
             )
-            #expect(Self.help("verify").contains("(values: text, json, jsonl, sarif, junit, markdown; default: text)"))
+            #expect(
+                Self.help("verify").contains(
+                    "(values: text, json, jsonl, sarif, junit, gitlab, markdown; default: text)"))
         }
     }
 

@@ -178,9 +178,20 @@ import Testing
                     && !text.contains("\u{202E}"))
             #expect(text.contains("- **error** `invalid-json` "), "\(text)")  // no link without --rules-url
 
+            // check, verify and audit use their verdict words, as their text and JSON do.
             let check = CLI.run(["check", LintFixture.examplePlain, "--format", "markdown"])
             #expect(check.status == 0, "\(check)")
             #expect(check.stdoutText.hasPrefix("## aasa check: 1 file, 0 failing at error\n"), "\(check)")
+            let checkVerdict =
+                try #require(
+                    try CLI.run(["check", LintFixture.examplePlain, "--format", "json"]).jsonObject()["report"]
+                        as? [String: Any])["verdict"] as? String
+            #expect(check.stdoutText.contains(" | \(checkVerdict ?? "?") | "), "\(check)")
+            let valid = try Fixture.signedFile(in: dir, name: "valid.p7m")
+            let expired = try Fixture.signedFile(in: dir, leaf: "leaf-expired", name: "expired.p7m")
+            let verify = CLI.run(["verify", valid.path, expired.path, "--format", "markdown"] + Fixture.testTrust)
+            #expect(verify.stdoutText.contains("valid\\.p7m | valid | 0 |"), "\(verify)")
+            #expect(verify.stdoutText.contains("expired\\.p7m | expired | 1 |"), "\(verify)")
         }
     }
 }

@@ -27,7 +27,9 @@ public struct MarkdownWriter: ReportWriter {
         for subject in subjects {
             let severities = subject.findings.map(\.diagnostic.severity)
             func count(_ severity: Severity) -> String { String(severities.filter { $0 == severity }.count) }
-            let result = severities.contains { $0 >= failOn } ? "failed" : severities.isEmpty ? "ok" : "passed"
+            let result =
+                subject.verdict
+                ?? (severities.contains { $0 >= failOn } ? "failed" : severities.isEmpty ? "ok" : "passed")
             lines.append(
                 "| \(ReportText.markdown(subject.displayName)) | \(result) | \(count(.error)) | "
                     + "\(count(.warning)) | \(count(.deprecation)) | \(count(.info)) |")

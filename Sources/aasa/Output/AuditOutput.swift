@@ -25,6 +25,11 @@ final class AuditPrinter {
     /// be used): exit status 2.
     private(set) var notAuditedDomains = 0
     private var invalidEntries = 0
+    /// Domains whose record could not be encoded (said on standard error, left out of the
+    /// output, never written as `{}`): exit status 2.
+    private(set) var unencodable = 0
+    /// The records written to the `--format json` array, for its commas.
+    private var written = 0
     /// Whether the text summary table left out domains (no usable TMPDIR, or it could not be
     /// read back), which ``finish()`` said on standard error: exit status 2 (issue #24).
     var summaryIncomplete: Bool { !table.isComplete }
@@ -88,19 +93,34 @@ final class AuditPrinter {
                 String(report.count(.deprecation)),
             ])
         case .json:
-            let object =
-                (try? JSONOutput.encode(report, stamped: .audit)).map { String(decoding: $0, as: UTF8.self) } ?? "{}\n"
-            let indented = object.trimmingCharacters(in: .newlines).split(
+            guard let encoded = encoded(report, { try JSONOutput.encode(report, stamped: .audit) }) else { break }
+            let indented = String(decoding: encoded, as: UTF8.self).trimmingCharacters(in: .newlines).split(
                 separator: "\n", omittingEmptySubsequences: false
             )
             .map { "    " + $0 }.joined(separator: "\n")
-            write((domains == 1 ? "\n" : ",\n") + indented)
+            written += 1
+            write((written == 1 ? "\n" : ",\n") + indented)
         case .jsonl:
-            write(String(decoding: (try? JSONOutput.line(report, stamped: .audit)) ?? Data("{}\n".utf8), as: UTF8.self))
+            guard let line = encoded(report, { try JSONOutput.line(report, stamped: .audit) }) else { break }
+            write(String(decoding: line, as: UTF8.self))
         case .sarif, .junit, .gitlab, .markdown:
             reports.add(ReportSubject(audit: report))
         }
         progress?.update(done: domains, inFlight: nil)
+    }
+
+    /// `report`'s record from `encode`, or nil when it cannot be encoded: then one error line
+    /// on standard error and the domain counted in ``unencodable``, never a placeholder `{}`.
+    private func encoded(_ report: DomainReport, _ encode: () throws -> Data) -> Data? {
+        do {
+            return try encode()
+        } catch {
+            unencodable += 1
+            progress?.clear()
+            Diagnostics.emit(
+                report.domain, .error, "its record could not be encoded (\(error)): left out of the output")
+            return nil
+        }
     }
 
     /// The summary: a table (text), the document's end (json), or the whole report (SARIF).
@@ -145,7 +165,16 @@ final class AuditPrinter {
                 verdicts: Dictionary(uniqueKeysWithValues: verdicts.map { ($0.key.rawValue, $0.value) }),
                 rules: rules, failOn: failOn.rawValue, failed: failedDomains, invalidEntries: invalidEntries,
                 suppressed: suppressed, otherShards: otherShards)
-            let object = (try? JSONOutput.encode(summary)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+            // The summary holds counts and strings only; were it ever unencodable, the document
+            // still closes, with null and an error line (exit status 2).
+            let object: String
+            do {
+                object = String(decoding: try JSONOutput.encode(summary), as: UTF8.self)
+            } catch {
+                unencodable += 1
+                Diagnostics.emit("audit", .error, "the summary could not be encoded (\(error)): written as null")
+                object = "null"
+            }
             let indented = object.trimmingCharacters(in: .newlines).split(
                 separator: "\n", omittingEmptySubsequences: false
             )
@@ -443,5 +472,6 @@ extension ReportSubject {
                         finding.rule, finding.message, at: finding.location, severity: finding.severity),
                     url: finding.url)
             })
+        verdict = report.verdict.rawValue
     }
 }

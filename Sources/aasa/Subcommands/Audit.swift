@@ -236,7 +236,9 @@ extension AASACommand {
                 let note = LargeScanOptions.summary(log, selection: source.selection, appended: printer.domains)
                 Diagnostics.emit(largeScan.resume ?? "-", .note, note)
             }
-            if outcome.invalidEntries > 0 || printer.notAuditedDomains > 0 || printer.summaryIncomplete {
+            if outcome.invalidEntries > 0 || printer.notAuditedDomains > 0 || printer.summaryIncomplete
+                || printer.unencodable > 0
+            {
                 throw ExitStatus.badInput
             }
             if printer.failedDomains > 0 { throw ExitStatus.checkFailed }

@@ -71,7 +71,9 @@ extension AASACommand {
                 case .text: StandardStreams.out(lines: text(report, suppressed: suppressed))
                 case .sarif, .gitlab, .markdown, .junit:
                     var reports = ReportCollector(format.value, scope: .check, rules: self.report, failOn: threshold)
-                    reports.add(ReportSubject(path: file, lint: lint, diagnostics: report.diagnostics))
+                    var subject = ReportSubject(path: file, lint: lint, diagnostics: report.diagnostics)
+                    subject.verdict = report.verdict.rawValue
+                    reports.add(subject)
                     try reports.finish()
                 }
                 if report.diagnostics.contains(where: { $0.severity >= threshold }) { throw ExitStatus.checkFailed }
