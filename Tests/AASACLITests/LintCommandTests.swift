@@ -234,7 +234,9 @@ struct LintCommandTests {
             let result = lint([file.path])
             #expect(result.status == 1, "\(result)")
             let lines = LintLine.all(result)
-            #expect(lines.map(\.rule).sorted() == ["not-prefix-in-components", "unknown-key"], "\(result)")
+            // The fixture names no app that a URL opens: no-effect too, as check says.
+            #expect(
+                lines.map(\.rule).sorted() == ["no-effect", "not-prefix-in-components", "unknown-key"], "\(result)")
             let shortened = "\"" + String(repeating: "a", count: 40) + "…" + String(repeating: "z", count: 39) + "\""
             for line in lines {
                 #expect(!line.message.contains(String(repeating: "a", count: 41)), "\(line.message)")
@@ -257,7 +259,9 @@ struct LintCommandTests {
                 !result.stdout.contains(0x1B) && !result.stdout.contains(0x0D), "\(result.stdoutText.debugDescription)")
             #expect(!result.stdoutText.contains("\u{2028}"), "\(result.stdoutText.debugDescription)")
             let lines = LintLine.all(result)
-            #expect(lines.map(\.rule).sorted() == ["not-prefix-in-components", "unknown-key"], "\(result)")
+            // The fixture names no app that a URL opens: no-effect too, as check says.
+            #expect(
+                lines.map(\.rule).sorted() == ["no-effect", "not-prefix-in-components", "unknown-key"], "\(result)")
             #expect(
                 lines.first { $0.rule == "unknown-key" }?.message.hasPrefix("Unknown key \"x\(shown)y\"") == true,
                 "\(result)")
@@ -795,6 +799,22 @@ struct LintSkipTests {
             #expect(files.count == 2, "skipped files are no elements of the array: \(json)")
             let named = CLI.run(["lint", site.child("README.md").path])
             #expect(named.status == 1 && named.stdoutText.contains("[invalid-json]"), "\(named)")
+        }
+    }
+
+    @Test("lint and check agree on a file no app gets anything from: no-effect fails the gate (exit 1)")
+    func noEffectFailsTheGateAsCheckSays() throws {
+        try withTemporaryDirectory { dir in
+            // Valid JSON, every rule an exclude: no URL opens the app.
+            let json =
+                #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "*", "exclude": true}]}]}}"#
+            let file = try Fixture.write(Data(json.utf8), to: dir, as: "aasa.json")
+            let lint = CLI.run(["lint", file.path])
+            #expect(lint.status == 1 && lint.stdoutText.contains(": error: [no-effect] "), "\(lint)")
+            let check = CLI.run(["check", file.path])
+            #expect(check.status == 1 && check.stdoutText.contains("[no-effect]"), "\(check)")
+            let working = try Fixture.write(to: dir, as: "working.json")
+            #expect(!CLI.run(["lint", working.path]).stdoutText.contains("no-effect"))
         }
     }
 

@@ -100,6 +100,18 @@ public struct DeprecationReport: Sendable, Codable {
     /// would contradict what the file does.
     public static let noEffectRule: RuleID = "no-effect"
 
+    /// The `no-effect` error of a file that gives no app anything, or nil: what `check` and
+    /// `audit` report, and `lint` too, so that a gate and the report agree.
+    public static func noEffectFinding(_ effect: DocumentEffect) -> Diagnostic? {
+        effect.doesAnything ? nil : Diagnostic(noEffectRule, noEffectMessage(effect), at: .file, severity: .error)
+    }
+
+    /// `lint`'s ``noEffectFinding(_:)``: for a document that was read (none for a file that
+    /// is not JSON, whose own error says why).
+    public static func noEffectFinding(of lint: LintReport) -> Diagnostic? {
+        lint.document.flatMap { noEffectFinding(DocumentEffect(document: $0)) }
+    }
+
     static func noEffectMessage(_ effect: DocumentEffect) -> String {
         var why: [String] = []
         if !effect.universalLinks.isEmpty {
@@ -168,10 +180,7 @@ public struct DeprecationReport: Sendable, Codable {
         if let document = lint.document {
             let effect = DocumentEffect(document: document)
             self.effect = effect
-            if !effect.doesAnything {
-                diagnostics.append(
-                    Diagnostic(Self.noEffectRule, Self.noEffectMessage(effect), at: .file, severity: .error))
-            }
+            if let noEffect = Self.noEffectFinding(effect) { diagnostics.append(noEffect) }
         }
         self.diagnostics = diagnostics
         var items = diagnostics.compactMap(Self.item)

@@ -135,6 +135,11 @@ extension AASACommand {
                             return result
                         }
                         var report = Linter.lint(file, size: data.count, options: LintOptions(limits: limits.library))
+                        // What the file does, as check and audit report it: a file no app gets
+                        // anything from fails the gate too (no-effect).
+                        if let noEffect = DeprecationReport.noEffectFinding(of: report) {
+                            report.diagnostics.append(noEffect)
+                        }
                         let selected = selection.apply(report.diagnostics)
                         if writeBaseline != nil { result.findings = selected.kept }
                         let match = try baseline?.match(selected.kept, path: item.path)
