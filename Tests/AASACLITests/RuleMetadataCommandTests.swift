@@ -73,6 +73,28 @@ struct RuleMetadataCommandTests {
             "\(hostile.stderr)")
     }
 
+    @Test("the EXAMPLES of every subcommand's help run as printed and exit 0")
+    func helpExamplesRun() throws {
+        var ran = 0
+        for command in ["rules"] + [
+            "lint", "check", "verify", "extract", "sign", "detect", "inspect", "match", "convert", "migrate", "diff",
+            "audit",
+        ] {
+            let help = CLI.run([command, "--help"]).stdoutText
+            guard let start = help.range(of: "EXAMPLES:\n") else { continue }
+            let examples = help[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false)
+                .prefix { $0.hasPrefix("  ") }.map { $0.trimmingCharacters(in: .whitespaces) }
+            for example in examples {
+                let words = example.split(separator: " ").map(String.init)
+                try #require(words.first == "aasa", "\(command): \(example)")
+                let result = CLI.run(Array(words.dropFirst()))
+                #expect(result.status == 0, "aasa \(command) --help: `\(example)`: \(result)")
+                ran += 1
+            }
+        }
+        #expect(ran >= 3, "\(ran) examples run")
+    }
+
     @Test("every rule marked fixable: its finding is there before the command and gone after it")
     func fixesWork() throws {
         let listed = CLI.run(["lint", "--list-rules", "--format", "json"])
