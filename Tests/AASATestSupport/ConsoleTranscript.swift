@@ -82,7 +82,7 @@ public struct ConsoleTranscript: Sendable {
     }
 
     /// One line against its pattern: `…` stands for any text.
-    static func lineMatches(_ pattern: String, _ line: String) -> Bool {
+    public static func lineMatches(_ pattern: String, _ line: String) -> Bool {
         let parts = pattern.components(separatedBy: "…")
         guard parts.count > 1 else { return pattern == line }
         guard line.hasPrefix(parts[0]), line.dropFirst(parts[0].count).hasSuffix(parts[parts.count - 1]) else {
@@ -96,7 +96,7 @@ public struct ConsoleTranscript: Sendable {
         return true
     }
 
-    static func trimmedEnd(_ line: String) -> String {
+    public static func trimmedEnd(_ line: String) -> String {
         var line = Substring(line)
         while line.last == " " || line.last == "\t" { line = line.dropLast() }
         return String(line)

@@ -43,3 +43,84 @@ cp apple-app-site-association.json aasa.json
 mkdir -p site
 cp apple-app-site-association.json site/apple-app-site-association
 printf '{ "rules": { "unknown-kye": "error" } }\n' > config-typo.json
+# cli.md's small files: a trailing comma, an app ID listed twice with an unknown key, a clean
+# current file, one for shared web credentials only, and a list of URLs.
+printf '{"a":1,}\n' > trailing-comma.json
+cat > duplicate.json <<'JSON'
+{
+  "applinks": {
+    "details": [
+      {
+        "appIDs": ["ABCDE12345.com.example.app", "ABCDE12345.com.example.app"],
+        "components": [{ "/": "/help/*" }],
+        "x-note": "one app, listed twice"
+      }
+    ]
+  }
+}
+JSON
+cat > modern.json <<'JSON'
+{
+  "applinks": {
+    "details": [
+      {
+        "appIDs": ["ABCDE12345.com.example.app"],
+        "components": [
+          { "/": "/help/*" },
+          { "/": "/account/*", "exclude": true }
+        ]
+      }
+    ]
+  }
+}
+JSON
+printf '{ "webcredentials": { "apps": ["ABCDE12345.com.example.app"] } }\n' > webcredentials-only.json
+printf '# URLs from the access log\nhttps://example.com/help/faq\n\n/legacy/admin/users\nhttp://\n' > urls.txt
+# A batch to verify: two signed files and one whose content was changed after signing.
+mkdir -p batch/sub
+sign batch/a.json leaf-rsa --chain certs/chain.pem
+sign batch/b.json leaf-rsa --chain certs/chain.pem
+sign batch/sub/c.json leaf-rsa --chain certs/chain.pem
+python3 - batch/b.json <<'PY'
+import sys
+path = sys.argv[1]
+data = bytearray(open(path, "rb").read())
+at = data.index(b"/help/")
+data[at + 1] = ord("H")  # /help/ becomes /Help/: the signature no longer matches
+open(path, "wb").write(bytes(data))
+PY
+# Files detect tells apart: a detached signature, certificates only, a cut file, a text.
+openssl smime -sign -binary -outform DER -in apple-app-site-association.json \
+    -signer certs/leaf-rsa.pem -inkey certs/leaf-rsa.key -out detached.p7m
+openssl crl2pkcs7 -nocrl -certfile certs/leaf-rsa.pem -outform DER -out certsonly.p7b
+head -c 1000 examples/apple-app-site-association.p7m > truncated.p7m
+printf 'hello\n' > hello.txt
+printf '\357\273\277' > bom.json && cat modern.json >> bom.json
+# A tree to sign as a batch, with a README that is no AASA file.
+mkdir -p plain/sub
+cp apple-app-site-association.json plain/a.json
+cp modern.json plain/sub/c.json
+printf 'notes about these files\n' > plain/README
+# File lists: a fleet of signed files and its CA, a list of names.
+mkdir -p fleet/eu fleet/us
+cp apple-app-site-association fleet/eu/shop.p7m
+cp apple-app-site-association fleet/us/help.p7m
+cp certs/ca-bundle.pem ca.pem
+cp nochain.p7m extra.p7m
+printf 'fleet/eu/shop.p7m\nfleet/us/help.p7m\n' > names.txt
+# The limits: a 300 KB file, JSON nested 600 deep under an unknown key, a file with 4 certificates.
+python3 - <<'PY'
+import json
+base = json.load(open("apple-app-site-association.json"))
+base["x-padding"] = ""
+text = json.dumps(base, indent=2)
+pad = 300113 - len(text.encode()) - 1
+base["x-padding"] = "a" * pad
+open("big.json", "w").write(json.dumps(base, indent=2) + "\n")
+apps = '{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/help/*"}]}]}, '
+open("deep.json", "w").write(apps + '"x": ' + "[" * 600 + "]" * 600 + "}\n")
+PY
+cat certs/full-chain.pem certs/untrusted-root-ca.pem > four-certificates.pem
+sign many-certs.p7m leaf-rsa --chain four-certificates.pem
+# git ls-files needs a repository: the JSON files here, staged.
+git init -q . && git add -- *.json
