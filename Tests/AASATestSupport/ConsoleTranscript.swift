@@ -18,7 +18,7 @@ public struct ConsoleTranscript: Sendable {
     /// The blocks of the page, in order, each a list of steps.
     public let blocks: [[Step]]
 
-    /// Reads the ```console blocks of `markdown`.
+    /// Reads the ```console blocks of `markdown`, indented ones (in a list item) included.
     public init(markdown: String) {
         var blocks: [[Step]] = []
         var current: [Step]?
@@ -30,12 +30,17 @@ public struct ConsoleTranscript: Sendable {
             command = nil
             expected = []
         }
+        // A block inside a list item is indented; its lines are read without that indentation.
+        var indent = 0
         for (index, raw) in markdown.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = String(raw)
             if current == nil {
-                if line == "```console" { current = [] }
+                if raw.trimmingCharacters(in: .whitespaces) == "```console" {
+                    current = []
+                    indent = raw.prefix { $0 == " " }.count
+                }
                 continue
             }
+            let line = String(raw.dropFirst(min(indent, raw.prefix { $0 == " " }.count)))
             if line == "```" {
                 closeStep()
                 blocks.append(current ?? [])

@@ -124,3 +124,73 @@ cat certs/full-chain.pem certs/untrusted-root-ca.pem > four-certificates.pem
 sign many-certs.p7m leaf-rsa --chain four-certificates.pem
 # git ls-files needs a repository: the JSON files here, staged.
 git init -q . && git add -- *.json
+# convert-and-migrate.md's files: the example signed under a .p7m name, a legacy file to
+# migrate (legacy.json), an access log, a hand-made migration that forgot case-sensitivity,
+# two files whose rules moved, a path with "$(", a site tree, and three files to convert in place.
+cp apple-app-site-association apple-app-site-association.p7m
+cat > legacy.json <<'JSON'
+{
+  "applinks": {
+    "apps": [],
+    "defaults": { "caseSensitive": false },
+    "details": [
+      { "appID": "ABCDE12345.com.example.app", "paths": ["NOT /account/*", "/help/*", "/Shop/*"] },
+      { "appID": "ABCDE12345.com.example.beta", "paths": ["NOT /account/*", "/help/*", "/Shop/*"] },
+      { "appIDs": ["ABCDE12345.com.example.clip"], "components": [{ "/": "/shop/*" }] }
+    ]
+  },
+  "webcredentials": { "apps": ["ABCDE12345.com.example.app"] }
+}
+JSON
+cat > access.log <<'LOG'
+203.0.113.7 - - [15/Sep/2015:10:00:00 +0000] "GET /help/faq?ref=mail HTTP/1.1" 200 512 "-" "Mozilla/5.0"
+203.0.113.8 - - [15/Sep/2015:10:00:01 +0000] "GET /Shop/cart HTTP/1.1" 200 1024 "-" "Mozilla/5.0"
+https://example.com/account/settings
+LOG
+cat > hand-migrated.json <<'JSON'
+{
+  "applinks": {
+    "defaults": { "caseSensitive": false },
+    "details": [
+      {
+        "appIDs": ["ABCDE12345.com.example.app", "ABCDE12345.com.example.beta"],
+        "components": [{ "/": "/account/*", "exclude": true }, { "/": "/help/*" }, { "/": "/Shop/*" }]
+      },
+      { "appIDs": ["ABCDE12345.com.example.clip"], "components": [{ "/": "/shop/*" }] }
+    ]
+  },
+  "webcredentials": { "apps": ["ABCDE12345.com.example.app"] }
+}
+JSON
+cat > d-old.json <<'JSON'
+{
+  "applinks": {
+    "details": [
+      { "appIDs": ["ABCDE12345.com.example.app"], "components": [{ "/": "/account/*", "exclude": true }, { "/": "/*" }] }
+    ]
+  },
+  "webcredentials": { "apps": ["ABCDE12345.com.example.app"] }
+}
+JSON
+cat > d-new.json <<'JSON'
+{
+  "applinks": {
+    "details": [
+      { "appIDs": ["ABCDE12345.com.example.app"], "components": [{ "/": "/*" }, { "/": "/account/*", "exclude": true }] }
+    ]
+  },
+  "webcredentials": { "apps": ["ABCDE12345.com.example.app", "ABCDE12345.com.example.beta"] }
+}
+JSON
+cat > price.json <<'JSON'
+{ "applinks": { "apps": [], "details": [{ "appID": "ABCDE12345.com.example.app", "paths": ["/shop/*", "/price/$(amount)"] }] } }
+JSON
+mkdir -p www/.well-known www/legacy
+cp apple-app-site-association www/.well-known/apple-app-site-association
+printf '<!doctype html><title>example</title>\n' > www/index.html
+cp modern.json www/legacy/aasa.json
+openssl smime -sign -nodetach -in apple-app-site-association.json -signer certs/leaf-rsa.pem \
+    -inkey certs/leaf-rsa.key -certfile certs/chain.pem -out www/legacy/apple-app-site-association
+cp apple-app-site-association shop.p7m
+cp nochain.p7m stranger.p7m
+cp apple-app-site-association help.p7m
