@@ -201,14 +201,38 @@ struct ConvertCommandTests {
             let result = CLI.run(
                 ["convert", good1.path, bad.path, good2.path, "--out-dir", out.path] + Fixture.testTrust)
             #expect(result.status == 1, "\(result)")
-            #expect(fileExists(out.child("good1.p7m")))
+            // A .p7m name loses its extension: what is written is JSON.
+            #expect(fileExists(out.child("good1")) && !fileExists(out.child("good1.p7m")))
             #expect(fileExists(out.child("good2.json")))
-            #expect(!fileExists(out.child("bad.p7m")))
+            #expect(!fileExists(out.child("bad")) && !fileExists(out.child("bad.p7m")))
             #expect(leftoverTemporaries(in: out).isEmpty)
             #expect(result.stderrLines.contains { $0.hasPrefix("\(bad.path): error: [untrusted]") }, "\(result)")
             #expect(
                 result.stderrLines.last
                     == "convert: 2 of 3 files converted; 1 failed verification (nothing written for it)")
+        }
+    }
+
+    @Test(
+        "a .p7m name loses its extension under --out-dir; a name it would then share with another input is refused (64), nothing written"
+    )
+    func p7mExtensionDropped() throws {
+        try withTemporaryDirectory { dir in
+            let site = dir.child("site")
+            try FileManager.default.createDirectory(at: site.child("sub"), withIntermediateDirectories: true)
+            _ = try Fixture.signedFile(in: site, name: "apple-app-site-association.p7m")
+            _ = try Fixture.signedFile(in: site.child("sub"), name: "x.P7M")
+            _ = try Fixture.write(to: site, as: "plain.json")
+            let out = dir.child("out")
+            let result = CLI.run(["convert", site.path, "--out-dir", out.path] + Fixture.testTrust)
+            #expect(result.status == 0, "\(result)")
+            #expect(fileExists(out.child("apple-app-site-association")) && fileExists(out.child("sub/x")), "\(result)")
+            #expect(fileExists(out.child("plain.json")))
+            #expect(try jsonEqual(contents(out.child("apple-app-site-association")), Fixture.json))
+            // a and a.p7m would both become a: refused before anything is written.
+            _ = try Fixture.write(to: site, as: "apple-app-site-association")
+            let clash = CLI.run(["convert", site.path, "--out-dir", dir.child("out2").path] + Fixture.testTrust)
+            #expect(clash.status == 64 && !fileExists(dir.child("out2")), "\(clash)")
         }
     }
 

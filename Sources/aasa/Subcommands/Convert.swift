@@ -16,7 +16,7 @@ extension AASACommand {
                 --preserve-format writes the JSON bytes as they were instead (CRLF → LF for signed content).
 
                 One input goes to standard output or -o; several inputs or a directory need --out-dir \
-                (names relative to each directory kept) or --in-place. The input is never overwritten \
+                (names relative to each directory kept, a .p7m extension dropped) or --in-place. The input is never overwritten \
                 without --in-place, and then only by an atomic rename once the new file is complete. \
                 A failure on one file does not stop the others and leaves no partial file. See \
                 docs/convert-and-migrate.md.
@@ -38,7 +38,7 @@ extension AASACommand {
         @Option(
             name: .customLong("out-dir"),
             help: ArgumentHelp(
-                "Write each converted file here, under its name (relative to the directory it was found in).",
+                "Write each converted file here, under its name (relative to the directory it was found in; without a .p7m extension).",
                 valueName: "dir"))
         var outDirectory: String?
 
@@ -103,6 +103,8 @@ extension AASACommand {
         struct Job: Sendable {
             var input: String
             var output: String
+            /// The name under `--out-dir` (``convertedName(_:)`` of the input's relative name).
+            var outputRelative: String
             /// Named on the command line (as opposed to found in a directory).
             var explicit: Bool
             /// The file as the batch found it: its directories are opened without following
@@ -128,10 +130,11 @@ extension AASACommand {
             var frontend = BatchFrontend("convert", expansion, failureOutcome: nil)
             outcomes += expansion.failures.map { _ in Outcome.failed(ExitStatus.badInput) }
             for item in items {
+                let relative = Self.convertedName(item.relative)
                 jobs.append(
                     Job(
-                        input: item.path, output: destination(for: item.path, relative: item.relative),
-                        explicit: item.explicit, item: item))
+                        input: item.path, output: destination(for: item.path, relative: relative),
+                        outputRelative: relative, explicit: item.explicit, item: item))
             }
             // 2. Refuse, before doing anything, to overwrite an input or write two files to one place.
             try reportingFailures(path: batch.firstInput(inputs)) {
@@ -230,6 +233,16 @@ extension AASACommand {
             var fetchIssuers = false
         }
 
+        /// The name a converted file gets under `--out-dir`: its relative name without a `.p7m`
+        /// extension when it has one (`shop.p7m` → `shop`), since what is written is JSON, not
+        /// PKCS#7; any other name as it is. Two inputs that would then share a name (`a` and
+        /// `a.p7m`) are refused before anything is written, as any two inputs for one output are.
+        static func convertedName(_ relative: String) -> String {
+            let name = (relative as NSString).lastPathComponent
+            guard name.count > 4, name.lowercased().hasSuffix(".p7m") else { return relative }
+            return String(relative.dropLast(4))
+        }
+
         private func destination(for input: String, relative: String) -> String {
             if inPlace { return input }
             if let outDirectory { return (outDirectory as NSString).appendingPathComponent(relative) }
@@ -294,7 +307,7 @@ extension AASACommand {
                     converted, in: readFrom.directory, name: readFrom.name, path: job.output, policy: replacing)
             } else if let outDirectory = settings.outDirectory {
                 try OutputFile.write(
-                    converted, under: outDirectory, relative: job.item.relative, path: job.output, policy: policy)
+                    converted, under: outDirectory, relative: job.outputRelative, path: job.output, policy: policy)
             } else {
                 let directory = (job.output as NSString).deletingLastPathComponent
                 if !directory.isEmpty {
