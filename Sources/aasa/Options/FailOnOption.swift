@@ -7,7 +7,8 @@ struct FailOnOption: ParsableArguments {
     @Option(
         name: .customLong("fail-on"),
         help: ArgumentHelp(
-            "Exit 1 on findings at or above: error (default), warning, deprecation, info.", valueName: "level"))
+            "Exit 1 on findings at or above this level (error unless --strict or the configuration says otherwise).",
+            valueName: "level"))
     var level: Severity?
 
     /// The severity at or above which a finding fails: `--fail-on`, or `error` when it is not given.

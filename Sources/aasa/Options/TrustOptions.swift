@@ -14,7 +14,8 @@ struct TrustOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "The purpose the signer certificate must fit: any, sslserver (default) or smimesign.", valueName: "purpose")
+            "The purpose the signer certificate must fit (sslserver: a TLS server certificate, as Apple's recipe used; smimesign: what openssl smime checks; any: no purpose check).",
+            valueName: "purpose")
     )
     var purpose: CertificatePurpose = .sslServer
 
@@ -55,7 +56,7 @@ struct TrustOptions: ParsableArguments {
     @Option(
         name: .customLong("fetch-timeout"),
         help: ArgumentHelp(
-            "With --fetch-issuers: the time limit of each fetch, redirects included (default 10).",
+            "With --fetch-issuers: the time limit of each fetch, redirects included.",
             valueName: "seconds"))
     var fetchTimeout: Double?
 

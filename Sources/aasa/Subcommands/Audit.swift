@@ -42,7 +42,7 @@ extension AASACommand {
 
         @Option(
             help:
-                "Output format: text (a block per domain and a summary table), json (one document), jsonl (one object per domain as it finishes), or at the end sarif (SARIF 2.1.0), junit (a test case per domain) or markdown (a summary)."
+                "Output format (text: a block per domain and a summary table; json: one document; jsonl: one object per domain as it finishes; sarif (SARIF 2.1.0), junit (a test case per domain), markdown (a summary): one report at the end)."
         )
         var format = BatchFormatOption<AuditFormats>(.text)
 
@@ -55,25 +55,25 @@ extension AASACommand {
         @OptionGroup(title: "Rules")
         var rules: RuleSelectionOptions
 
-        @Option(help: ArgumentHelp("Domains audited at once (default 16).", valueName: "n"))
+        @Option(help: ArgumentHelp("Domains audited at once.", valueName: "n"))
         var concurrency = 16
 
         @Option(
             help: ArgumentHelp(
-                "Seconds one request may take, connecting included (default 10); also the longest wait for a free file descriptor.",
+                "Seconds one request may take, connecting included; also the longest wait for a free file descriptor.",
                 valueName: "seconds"))
         var timeout: Double = 10
 
         @Option(
             help: ArgumentHelp(
-                "Retries after a connection error (never after TLS errors, answers or timeouts; default 2).",
+                "Retries after a connection error (never after TLS errors, answers or timeouts).",
                 valueName: "n"))
         var retries = 2
 
         @Option(
             name: .customLong("max-bytes"),
             help: ArgumentHelp(
-                "Stop reading a body past this size and report file-too-large (default 135168, a little over 128 KB).",
+                "Stop reading a body past this size and report file-too-large (a little over 128 KB unless set).",
                 valueName: "n"))
         var maxBytes = AuditConfiguration.defaultMaximumBodySize
 
@@ -92,7 +92,7 @@ extension AASACommand {
         @Option(
             name: .customLong("cdn-base-url"),
             help: ArgumentHelp(
-                "The CDN's base URL; the domain is appended (default \(AuditConfiguration.appleCDNBaseURL)).",
+                "The CDN's base URL; the domain is appended.",
                 valueName: "url"))
         var cdnBaseURL = AuditConfiguration.appleCDNBaseURL
 

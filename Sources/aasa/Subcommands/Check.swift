@@ -31,7 +31,7 @@ extension AASACommand {
 
         @Option(
             help:
-                "Output format: \(BatchFormatOption<CheckFormats>.listed) (sarif: SARIF 2.1.0, for code scanning; gitlab: GitLab Code Quality; markdown: a summary)."
+                "Output format (sarif: SARIF 2.1.0, for code scanning; gitlab: GitLab Code Quality; markdown: a summary)."
         )
         var format = BatchFormatOption<CheckFormats>(.text)
 

@@ -26,7 +26,7 @@ extension AASACommand {
 
         @Option(
             help:
-                "Output format: \(BatchFormatOption<PerFileFormats>.listed) (json: one object, or an array for several files; jsonl: one object per line)."
+                "Output format (json: one object, or an array for several files; jsonl: one object per line)."
         )
         var format = BatchFormatOption<PerFileFormats>(.text)
 

@@ -35,7 +35,7 @@ extension AASACommand {
                 "Also compare these URLs: one a line, or an access log ('-' for standard input).", valueName: "file"))
         var urlsFile: String?
 
-        @Option(help: "Output format: text or json.")
+        @Option(help: "Output format.")
         var format: TextOrJSONFormat = .text
 
         @OptionGroup(title: "Limits")

@@ -27,7 +27,7 @@ extension AASACommand {
 
         @Option(
             help:
-                "Output format: text, json, or pem (the certificates the file embeds, as PEM, in the order text lists them)."
+                "Output format (pem: the certificates the file embeds, as PEM, in the order text lists them)."
         )
         var format: InspectFormat = .text
 

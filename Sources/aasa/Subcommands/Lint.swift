@@ -27,7 +27,7 @@ extension AASACommand {
 
         @Option(
             help:
-                "Output format: \(BatchFormatOption<LintFormats>.listed) (jsonl: one file's report per line; sarif: SARIF 2.1.0, for GitHub code scanning; junit, gitlab (Code Quality), markdown: CI reports)."
+                "Output format (jsonl: one file's report per line; sarif: SARIF 2.1.0, for GitHub code scanning; junit, gitlab (Code Quality), markdown: CI reports)."
         )
         var format = BatchFormatOption<LintFormats>(.text)
 
@@ -42,7 +42,7 @@ extension AASACommand {
 
         @Option(
             name: .customLong("min-severity"),
-            help: "Show only findings at or above: info (default), deprecation, warning, error.")
+            help: "Show only findings at or above this level (the exit status still counts every finding).")
         var minSeverity: Severity = .info
 
         @Flag(

@@ -34,7 +34,7 @@ extension AASACommand {
         @Flag(help: "Say, per app, which entry and rule decided, or for a miss the closest rule and what failed.")
         var explain = false
 
-        @Option(help: "Output format: text or json (one object for one URL, an array otherwise).")
+        @Option(help: "Output format (json: one object for one URL, an array otherwise).")
         var format: TextOrJSONFormat = .text
 
         @OptionGroup(title: "Limits")

@@ -29,7 +29,7 @@ extension AASACommand {
                 "Rules to show in full (all rules listed in one line each when none).", valueName: "rule"))
         var ids: [String] = []
 
-        @Option(help: "Output format: \(BatchFormatOption<PerFileFormats>.listed) (jsonl: one rule per line).")
+        @Option(help: "Output format (jsonl: one rule per line).")
         var format = BatchFormatOption<PerFileFormats>(.text)
 
         @OptionGroup(title: "Report options")

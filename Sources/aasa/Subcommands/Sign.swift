@@ -70,13 +70,13 @@ extension AASACommand {
         @Flag(help: "Sign the bytes as they are (openssl -binary); default: MIME text with CRLF line ends.")
         var binary = false
 
-        @Option(help: "Digest: sha256 (default), sha384, sha512; sha1 only with --allow-sha1.")
+        @Option(help: "Digest (sha1 only with --allow-sha1).")
         var digest: DigestAlgorithm = .sha256
 
         @Flag(name: .customLong("allow-sha1"), help: "Allow --digest sha1 (broken; for legacy verifiers only).")
         var allowSHA1 = false
 
-        @Option(help: "Output encoding: der (default), pem or smime.")
+        @Option(help: "Output encoding (smime: an S/MIME message, as openssl smime -outform SMIME writes it).")
         var outform: PKCS7Encoding = .der
 
         @Flag(

@@ -39,7 +39,7 @@ extension AASACommand {
 
         @Option(
             help:
-                "Output format: \(BatchFormatOption<VerifyFormats>.listed) (jsonl: one report per line; sarif: SARIF 2.1.0, junit: a test case per file, gitlab: GitLab Code Quality, markdown: a summary, each one document at the end)."
+                "Output format (jsonl: one report per line; sarif: SARIF 2.1.0, junit: a test case per file, gitlab: GitLab Code Quality, markdown: a summary, each one document at the end)."
         )
         var format = BatchFormatOption<VerifyFormats>(.text)
 
