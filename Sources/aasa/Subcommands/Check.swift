@@ -17,6 +17,11 @@ extension AASACommand {
 
                 Exit status: 0 nothing at or above --fail-on (default error), 1 findings at that level \
                 (a signature that does not verify is an error), 2 unreadable input, 64 usage error.
+
+                EXAMPLES (at the root of a clone of the repository):
+                  aasa check examples/apple-app-site-association.p7m \\
+                    --ca-file certs/ca-bundle.pem --no-system-roots
+                  aasa check Tests/Fixtures/corpus/real-signed/artsy*-a.p7m --historical
                 """
         )
 

@@ -23,6 +23,9 @@ extension AASACommand {
 
                 Exit status: 0 every file converted, 1 some file failed verification (nothing written for \
                 it), 2 some input unreadable or not JSON, or some output unwritable, 64 usage error.
+
+                EXAMPLES (at the root of a clone of the repository):
+                  aasa convert Tests/Fixtures/corpus/real-signed/artsy*-a.p7m --historical
                 """
         )
 

@@ -18,6 +18,10 @@ extension AASACommand {
                 output in input order.
 
                 Exit status: 0 every file was read, 2 some file could not be read.
+
+                EXAMPLES (at the root of a clone of the repository):
+                  aasa detect examples/apple-app-site-association.p7m \\
+                    examples/apple-app-site-association.json
                 """
         )
 

@@ -20,6 +20,10 @@ extension AASACommand {
 
                 Exit status: 0 the files mean the same, 1 they differ, 2 a file is unreadable or not JSON, \
                 64 usage error.
+
+                EXAMPLES (at the root of a clone of the repository):
+                  aasa diff examples/apple-app-site-association.json \\
+                    examples/apple-app-site-association.p7m
                 """
         )
 

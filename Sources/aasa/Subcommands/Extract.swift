@@ -22,6 +22,10 @@ extension AASACommand {
 
                 Exit status: 0 written, 1 verification failed, 2 unreadable or not a signed file; for a \
                 batch, the worst of its files.
+
+                EXAMPLES (at the root of a clone of the repository):
+                  aasa extract examples/apple-app-site-association.p7m \\
+                    --ca-file certs/ca-bundle.pem --no-system-roots --lf
                 """
         )
 

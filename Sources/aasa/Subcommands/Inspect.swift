@@ -19,6 +19,9 @@ extension AASACommand {
                 more than once (the same DER) gets a warning: line saying how many times.
 
                 Exit status: 0 described, 2 unreadable or neither PKCS#7 nor JSON.
+
+                EXAMPLES (at the root of a clone of the repository):
+                  aasa inspect examples/apple-app-site-association.p7m
                 """
         )
 

@@ -19,6 +19,11 @@ extension AASACommand {
 
                 Exit status: 0 no finding at or above --fail-on (default error; --strict is --fail-on \
                 warning), 1 findings at that level (hidden ones too), 2 a file could not be read, 64 usage error.
+
+                EXAMPLES (at the root of a clone of the repository):
+                  aasa lint examples/apple-app-site-association.json
+                  aasa lint examples/apple-app-site-association.p7m --format sarif
+                  aasa lint examples/ --strict
                 """
         )
 

@@ -16,6 +16,10 @@ extension AASACommand {
 
                 Exit status: 0 every URL opens an app, 1 some URL opens none (every URL, for a file \
                 without applinks apps: a note says so), 2 unreadable or unusable file, 64 usage error.
+
+                EXAMPLES (at the root of a clone of the repository):
+                  aasa match examples/apple-app-site-association.json \\
+                    https://example.com/help/faq --explain
                 """
         )
 

@@ -24,6 +24,9 @@ extension AASACommand {
                 Exit status: 0 written (or already in the current format: nothing to do), 1 the proof found \
                 differences or the file cannot be migrated faithfully (nothing written), 2 unreadable or not \
                 JSON, 64 usage error.
+
+                EXAMPLES (at the root of a clone of the repository):
+                  aasa migrate examples/apple-app-site-association.json
                 """
         )
 

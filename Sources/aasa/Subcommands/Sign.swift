@@ -28,6 +28,10 @@ extension AASACommand {
 
                 Exit status: 0 signed, 1 refused by --strict, 2 unreadable or unusable input (an already \
                 signed input included); for a batch, the worst of its files.
+
+                EXAMPLES (at the root of a clone of the repository):
+                  aasa sign examples/apple-app-site-association.json -o - --outform pem \\
+                    --key certs/leaf-rsa.key --cert certs/leaf-rsa.pem --chain certs/chain.pem
                 """
         )
 

@@ -27,6 +27,12 @@ extension AASACommand {
 
                 Exit status: 0 valid (or valid-then, which only --historical gives), 1 not valid (the \
                 reason is printed), 2 unreadable input; for a batch, the worst of its files.
+
+                EXAMPLES (at the root of a clone of the repository):
+                  aasa verify examples/apple-app-site-association.p7m \\
+                    --ca-file certs/ca-bundle.pem --no-system-roots --domain example.com
+                  aasa verify Tests/Fixtures/corpus/real-signed/ --include 'artsy*' \\
+                    --historical --at 2015-09-15
                 """
         )
 
