@@ -42,6 +42,7 @@ struct AASACommand: ParsableCommand {
             runNested(nested, rest)
         }
         if var command = parsedDirectly(CommandLine.arguments.dropFirst()) {
+            Display.activate(for: command)
             do { try command.run() } catch { UsageErrors.exit(error, command: self) }
             return
         }
@@ -49,6 +50,7 @@ struct AASACommand: ParsableCommand {
         // argument-parser's `main(nil)`, with its messages printed escaped (``UsageErrors``).
         do {
             var command = try parseAsRoot(nil)
+            Display.activate(for: command)
             try command.run()
         } catch {
             UsageErrors.exit(error, command: self)
@@ -103,6 +105,7 @@ struct AASACommand: ParsableCommand {
     private static func runNested(_ nested: any ParsableCommand.Type, _ arguments: [String]) -> Never {
         do {
             var command = try nested.parseAsRoot(arguments)
+            Display.activate(for: command)
             try command.run()
             Foundation.exit(0)
         } catch {

@@ -180,7 +180,7 @@ private struct Reader {
     mutating func memberKey() throws -> (String, TextPosition) {
         let keyLocation = location
         guard peek(UInt8(ascii: "\"")) else {
-            if peek(UInt8(ascii: "}")) { throw fail("unexpected '}': a member is missing (trailing comma?)") }
+            if peek(UInt8(ascii: "}")) { throw fail("a member is missing before '}' (trailing comma?)") }
             throw fail(
                 index < bytes.count
                     ? "expected a string key, found \(describe(bytes[index]))" : "unexpected end of input")

@@ -31,6 +31,9 @@ struct BatchFrontend {
     /// How an input that could not be expanded is counted (nil: not counted).
     private let failureOutcome: String?
     private let expansionLeftOut: Int
+    /// Whether the files' standard output is text for a person (not a machine format), which
+    /// `--quiet` leaves out for a file that passes.
+    private var recordsAreText = true
 
     /// Reports each failure of `expansion` (inputs that could not be expanded), counting it as
     /// `failureOutcome` when one is given.
@@ -63,6 +66,7 @@ struct BatchFrontend {
     mutating func startOutput(
         _ format: BatchFormat, _ kind: JSONSchemaKind, single: Bool, layout: JSONArrayStream.Layout
     ) -> RecordPrinter {
+        recordsAreText = format == .text
         guard format == .json && !single else { return RecordPrinter(format: format, kind: kind, array: nil) }
         let stream = JSONArrayStream(layout, of: kind)
         array = stream
@@ -157,7 +161,8 @@ struct BatchFrontend {
     private mutating func deliver(_ output: BatchOutput, path: String, index: Int) -> Bool {
         printer.progress?.update(done: index + 1, path: path)
         if array != nil && !Self.outsideTheArray.contains(output.outcome) { printer.write(array!.separator()) }
-        let printed = printer.print(output)
+        let passed = output.status == ExitStatus.success
+        let printed = printer.print(Display.quiet && recordsAreText && passed ? output.problemsOnly : output)
         worst = ExitStatus.worst(worst, output.status)
         tally.add(output.outcome)
         return printed

@@ -36,6 +36,7 @@ struct BatchOutput: Sendable {
 
     /// A diagnostic line on standard error: `PATH: severity: [code] message`.
     mutating func emit(_ path: String, _ severity: Diagnostics.Severity, _ message: String, code: String? = nil) {
+        guard Diagnostics.shows(severity) else { return }
         chunks.append(
             Chunk(stream: .standardError, data: Data(Diagnostics.line(path, severity, message, code: code).utf8)))
     }
@@ -52,4 +53,12 @@ struct BatchOutput: Sendable {
     }
 
     var isEmpty: Bool { chunks.isEmpty }
+
+    /// This output without its standard output (what `--quiet` prints of a file that passed:
+    /// its warnings and errors on standard error, nothing else).
+    var problemsOnly: BatchOutput {
+        var output = self
+        output.chunks.removeAll { $0.stream == .standardOutput }
+        return output
+    }
 }

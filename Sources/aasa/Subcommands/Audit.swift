@@ -7,7 +7,7 @@ extension AASACommand {
     /// `aasa audit`: a synchronous command over the asynchronous `AASAAudit` work (the root
     /// stays a `ParsableCommand`; see AASACommand). It starts audits on the auditor's event
     /// loops and waits for their results on a condition variable, printing each as it is ready.
-    struct Audit: ParsableCommand {
+    struct Audit: ParsableCommand, DisplayingCommand {
         static let configuration = CommandConfiguration(
             commandName: "audit",
             _superCommandName: AASACommand.name,
@@ -116,6 +116,9 @@ extension AASACommand {
         /// length does not apply (no URL is matched).
         @OptionGroup(title: "Legacy signed files")
         var historical: HistoricalOptions
+
+        @OptionGroup(title: "Display")
+        var display: DisplayOptions
 
         @OptionGroup(title: "Limits")
         var limits: LimitOptions

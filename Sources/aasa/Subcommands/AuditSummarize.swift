@@ -12,7 +12,7 @@ enum FleetFormats: BatchFormatOffer {
 extension AASACommand.Audit {
     /// `aasa audit summarize FILE.jsonl…`: one summary of many `aasa audit --format jsonl`
     /// result files (shards of a fleet, or the runs of a resumed audit), read line by line.
-    struct Summarize: ParsableCommand {
+    struct Summarize: ParsableCommand, DisplayingCommand {
         static let configuration = CommandConfiguration(
             commandName: "summarize",
             // Its usage lines say "aasa audit summarize" when it is parsed on its own
@@ -52,6 +52,9 @@ extension AASACommand.Audit {
             help: ArgumentHelp(
                 "Judge signers' expiry at this time: ISO 8601 or Unix seconds (default now).", valueName: "time"))
         var atTime: String?
+
+        @OptionGroup(title: "Display")
+        var display: DisplayOptions
 
         /// Lines longer than this are skipped with a warning (a domain record is far smaller).
         static let maximumLineLength = 4 * 1024 * 1024

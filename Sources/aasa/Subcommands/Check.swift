@@ -4,7 +4,7 @@ import ArgumentParser
 import Foundation
 
 extension AASACommand {
-    struct Check: ParsableCommand {
+    struct Check: ParsableCommand, DisplayingCommand {
         static let configuration = CommandConfiguration(
             commandName: "check",
             _superCommandName: AASACommand.name,
@@ -45,6 +45,9 @@ extension AASACommand {
 
         @OptionGroup(title: "Rules")
         var rules: RuleSelectionOptions
+
+        @OptionGroup(title: "Display")
+        var display: DisplayOptions
 
         @OptionGroup(title: "Limits")
         var limits: LimitOptions
@@ -120,34 +123,15 @@ extension AASACommand {
             }
             let does = report.effect.map { "\($0.summary); " } ?? ""
             var lines = ["\(Diagnostics.displayName(file)): \(verdict): \(does)\(meaning)"]
-            lines.append("  kind: \(report.kind.rawValue)")
-            if let effect = report.effect {
-                for app in effect.universalLinks {
-                    lines.append(
-                        "  universal links: \(app.appID): "
-                            + (app.exampleURL.map { "opens URLs such as \($0)" } ?? "no URL opens it"))
-                }
-                for (service, apps) in [
-                    ("shared web credentials", effect.webCredentials), ("Handoff", effect.activityContinuation),
-                    ("App Clips", effect.appClips),
-                ] where !apps.isEmpty {
-                    lines.append("  \(service): \(apps.joined(separator: ", "))")
-                }
-                if !effect.unusableAppIDs.isEmpty {
-                    lines.append(
-                        "  unusable app identifiers: \(effect.unusableAppIDs.map { "\"\($0)\"" }.joined(separator: ", "))"
-                    )
-                }
-            }
-            if let signature = report.signature {
-                lines.append("  signature: \(signature.verdict)" + (signature.reason.map { " (\($0))" } ?? ""))
-                if let signer = signature.signer { lines.append("  signer: \(signer)") }
-            }
+            // --quiet: the headline, the problems and the count; not what the file does, its
+            // legacy parts or the guidance it meets.
+            let quiet = Display.quiet
+            if !quiet { lines += description(report) }
             let legacy = report.items.filter { $0.severity == .deprecation }
             let problems = report.items.filter { $0.severity != .deprecation }
             // Legacy parts say who still needs them; problems say what they do.
             for (title, items, label) in [
-                ("Problems", problems, "effect:      "), ("Legacy parts", legacy, "who needs it:"),
+                ("Problems", problems, "effect:      "), ("Legacy parts", quiet ? [] : legacy, "who needs it:"),
             ]
             where !items.isEmpty {
                 lines.append("")
@@ -175,6 +159,51 @@ extension AASACommand {
                     lines.append("      next step:    \(Self.filledIn(first.nextStep, file: file))")
                 }
             }
+            if !quiet { lines += guidance(report) }
+            var counts: [Severity: Int] = [:]
+            for diagnostic in report.diagnostics { counts[diagnostic.severity, default: 0] += 1 }
+            let summary = Severity.allCases.reversed().map { severity -> String in
+                let count = counts[severity] ?? 0
+                return "\(count) \(severity == .info || count == 1 ? severity.rawValue : severity.rawValue + "s")"
+            }.joined(separator: ", ")
+            lines.append("")
+            let dropped = suppressed == 0 ? "" : "; \(suppressed) suppressed (rule selection)"
+            lines.append("Findings: \(summary)\(dropped) (all of them: aasa lint \(file == "-" ? "-" : file))")
+            return lines
+        }
+
+        /// What the file is and does: its kind, its apps, its signature.
+        private func description(_ report: DeprecationReport) -> [String] {
+            var lines: [String] = []
+            lines.append("  kind: \(report.kind.rawValue)")
+            if let effect = report.effect {
+                for app in effect.universalLinks {
+                    lines.append(
+                        "  universal links: \(app.appID): "
+                            + (app.exampleURL.map { "opens URLs such as \($0)" } ?? "no URL opens it"))
+                }
+                for (service, apps) in [
+                    ("shared web credentials", effect.webCredentials), ("Handoff", effect.activityContinuation),
+                    ("App Clips", effect.appClips),
+                ] where !apps.isEmpty {
+                    lines.append("  \(service): \(apps.joined(separator: ", "))")
+                }
+                if !effect.unusableAppIDs.isEmpty {
+                    lines.append(
+                        "  unusable app identifiers: \(effect.unusableAppIDs.map { "\"\($0)\"" }.joined(separator: ", "))"
+                    )
+                }
+            }
+            if let signature = report.signature {
+                lines.append("  signature: \(signature.verdict)" + (signature.reason.map { " (\($0))" } ?? ""))
+                if let signer = signature.signer { lines.append("  signer: \(signer)") }
+            }
+            return lines
+        }
+
+        /// The file against Apple's current guidance, a mark per point.
+        private func guidance(_ report: DeprecationReport) -> [String] {
+            var lines: [String] = []
             lines.append("")
             lines.append("Apple's current guidance:")
             for point in report.guidance {
@@ -186,15 +215,6 @@ extension AASACommand {
                 }
                 lines.append("  \(mark)\(point.guidance)" + (point.detail.map { ": \($0)" } ?? ""))
             }
-            var counts: [Severity: Int] = [:]
-            for diagnostic in report.diagnostics { counts[diagnostic.severity, default: 0] += 1 }
-            let summary = Severity.allCases.reversed().map { severity -> String in
-                let count = counts[severity] ?? 0
-                return "\(count) \(severity == .info || count == 1 ? severity.rawValue : severity.rawValue + "s")"
-            }.joined(separator: ", ")
-            lines.append("")
-            let dropped = suppressed == 0 ? "" : "; \(suppressed) suppressed (rule selection)"
-            lines.append("Findings: \(summary)\(dropped) (all of them: aasa lint \(file == "-" ? "-" : file))")
             return lines
         }
     }

@@ -3,7 +3,7 @@ import ArgumentParser
 import Foundation
 
 extension AASACommand {
-    struct Convert: ParsableCommand {
+    struct Convert: ParsableCommand, DisplayingCommand {
         static let configuration = CommandConfiguration(
             commandName: "convert",
             _superCommandName: AASACommand.name,
@@ -71,6 +71,9 @@ extension AASACommand {
 
         @OptionGroup(title: "Batch")
         var batch: BatchOptions
+
+        @OptionGroup(title: "Display")
+        var display: DisplayOptions
 
         @OptionGroup(title: "Limits")
         var limits: LimitOptions

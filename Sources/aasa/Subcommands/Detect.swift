@@ -4,7 +4,7 @@ import ArgumentParser
 import Foundation
 
 extension AASACommand {
-    struct Detect: ParsableCommand {
+    struct Detect: ParsableCommand, DisplayingCommand {
         static let configuration = CommandConfiguration(
             commandName: "detect",
             _superCommandName: AASACommand.name,
@@ -36,6 +36,9 @@ extension AASACommand {
 
         @OptionGroup(title: "Batch")
         var batch: BatchOptions
+
+        @OptionGroup(title: "Display")
+        var display: DisplayOptions
 
         @OptionGroup(title: "Limits")
         var limits: LimitOptions

@@ -4,7 +4,7 @@ import ArgumentParser
 import Foundation
 
 extension AASACommand {
-    struct Diff: ParsableCommand {
+    struct Diff: ParsableCommand, DisplayingCommand {
         static let configuration = CommandConfiguration(
             commandName: "diff",
             _superCommandName: AASACommand.name,
@@ -41,6 +41,9 @@ extension AASACommand {
 
         @Option(help: "Output format.")
         var format: TextOrJSONFormat = .text
+
+        @OptionGroup(title: "Display")
+        var display: DisplayOptions
 
         @OptionGroup(title: "Limits")
         var limits: LimitOptions

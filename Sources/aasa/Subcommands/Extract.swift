@@ -3,7 +3,7 @@ import ArgumentParser
 import Foundation
 
 extension AASACommand {
-    struct Extract: ParsableCommand {
+    struct Extract: ParsableCommand, DisplayingCommand {
         static let configuration = CommandConfiguration(
             commandName: "extract",
             _superCommandName: AASACommand.name,
@@ -59,6 +59,9 @@ extension AASACommand {
 
         @OptionGroup(title: "Batch")
         var batch: BatchOptions
+
+        @OptionGroup(title: "Display")
+        var display: DisplayOptions
 
         @OptionGroup(title: "Limits")
         var limits: LimitOptions

@@ -4,7 +4,7 @@ import ArgumentParser
 import Foundation
 
 extension AASACommand {
-    struct Inspect: ParsableCommand {
+    struct Inspect: ParsableCommand, DisplayingCommand {
         static let configuration = CommandConfiguration(
             commandName: "inspect",
             _superCommandName: AASACommand.name,
@@ -42,6 +42,9 @@ extension AASACommand {
 
         @OptionGroup(title: "Legacy signed files")
         var historical: HistoricalOptions
+
+        @OptionGroup(title: "Display")
+        var display: DisplayOptions
 
         @OptionGroup(title: "Limits")
         var limits: LimitOptions

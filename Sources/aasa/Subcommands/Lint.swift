@@ -4,7 +4,7 @@ import ArgumentParser
 import Foundation
 
 extension AASACommand {
-    struct Lint: ParsableCommand {
+    struct Lint: ParsableCommand, DisplayingCommand {
         static let configuration = CommandConfiguration(
             commandName: "lint",
             _superCommandName: AASACommand.name,
@@ -51,6 +51,13 @@ extension AASACommand {
         var minSeverity: Severity = .info
 
         @Flag(
+            name: .customLong("explain"),
+            help:
+                "Print each finding's whole message (what is wrong, why it matters, the fix), not only its first sentence; the rule's documentation: aasa rules RULE."
+        )
+        var explain = false
+
+        @Flag(
             name: .customLong("list-rules"),
             help:
                 "List every rule with its severity, category, version, fixing command and summary, and exit (--format text, json or jsonl)."
@@ -68,6 +75,9 @@ extension AASACommand {
 
         @OptionGroup(title: "Batch")
         var batch: BatchOptions
+
+        @OptionGroup(title: "Display")
+        var display: DisplayOptions
 
         @OptionGroup(title: "Limits")
         var limits: LimitOptions
@@ -115,8 +125,8 @@ extension AASACommand {
             let expansion = batch.expand(files, what: "lint", streaming: true)
             var frontend = BatchFrontend("lint", expansion)
             var failed = false
-            let (format, minSeverity, threshold, limits) = (
-                format.value, minSeverity, failureThreshold(config: resolved.config), self.limits.values
+            let (format, minSeverity, threshold, limits, explain) = (
+                format.value, minSeverity, failureThreshold(config: resolved.config), self.limits.values, explain
             )
             // SARIF and the other reports are one document, written at the end.
             var reports = ReportCollector(format, scope: .lint, rules: report, failOn: threshold)
@@ -166,13 +176,17 @@ extension AASACommand {
                                     diagnostics: shown.diagnostics,
                                     suppressed: selected.suppressed, baselined: match?.absorbed ?? 0,
                                     staleBaseline: match?.stale ?? []),
-                                text: shown.diagnostics.map { DiagnosticLineWriter.line($0, path: item.path) }))
+                                text: (Display.quiet ? shown.diagnostics(atLeast: threshold) : shown.diagnostics).map {
+                                    DiagnosticLineWriter.line($0, path: item.path, explained: explain)
+                                }))
                         if collects {
                             result.subject = ReportSubject(
                                 path: item.path, lint: report, diagnostics: shown.diagnostics)
                         }
                         // The verdict uses every new finding, whatever --min-severity shows.
                         result.failed = Self.fails(report, at: threshold)
+                        // A file that fails the gate is a problem (--quiet prints it); one that passes is not.
+                        if result.failed { result.output.status = ExitStatus.checkFailed }
                         for diagnostic in report.diagnostics { result.counts[diagnostic.severity, default: 0] += 1 }
                         result.output.outcome = "linted"
                     } catch {

@@ -4,7 +4,7 @@ import ArgumentParser
 import Foundation
 
 extension AASACommand {
-    struct Match: ParsableCommand {
+    struct Match: ParsableCommand, DisplayingCommand {
         static let configuration = CommandConfiguration(
             commandName: "match",
             _superCommandName: AASACommand.name,
@@ -40,6 +40,9 @@ extension AASACommand {
 
         @Option(help: "Output format (json: one object for one URL, an array otherwise).")
         var format: TextOrJSONFormat = .text
+
+        @OptionGroup(title: "Display")
+        var display: DisplayOptions
 
         @OptionGroup(title: "Limits")
         var limits: LimitOptions

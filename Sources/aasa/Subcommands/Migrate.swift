@@ -3,7 +3,7 @@ import ArgumentParser
 import Foundation
 
 extension AASACommand {
-    struct Migrate: ParsableCommand {
+    struct Migrate: ParsableCommand, DisplayingCommand {
         static let configuration = CommandConfiguration(
             commandName: "migrate",
             _superCommandName: AASACommand.name,
@@ -60,6 +60,9 @@ extension AASACommand {
 
         @OptionGroup
         var clobber: ClobberOptions
+
+        @OptionGroup(title: "Display")
+        var display: DisplayOptions
 
         @OptionGroup(title: "Limits")
         var limits: LimitOptions

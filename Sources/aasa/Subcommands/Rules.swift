@@ -4,7 +4,7 @@ import ArgumentParser
 extension AASACommand {
     /// `aasa rules [RULE…]`: the rule registry, as `aasa lint --list-rules` prints it, or the
     /// whole documentation of the rules named, for reading offline (as `ruff rule` does).
-    struct Rules: ParsableCommand {
+    struct Rules: ParsableCommand, DisplayingCommand {
         static let configuration = CommandConfiguration(
             commandName: "rules",
             _superCommandName: AASACommand.name,
@@ -34,6 +34,9 @@ extension AASACommand {
 
         @OptionGroup(title: "Report options")
         var report: ReportOptions
+
+        @OptionGroup(title: "Display")
+        var display: DisplayOptions
 
         func run() throws {
             guard !ids.isEmpty else { return try RuleList.print(format.value, base: report.base) }

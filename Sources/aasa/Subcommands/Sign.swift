@@ -3,7 +3,7 @@ import ArgumentParser
 import Foundation
 
 extension AASACommand {
-    struct Sign: ParsableCommand {
+    struct Sign: ParsableCommand, DisplayingCommand {
         static let configuration = CommandConfiguration(
             commandName: "sign",
             _superCommandName: AASACommand.name,
@@ -107,6 +107,9 @@ extension AASACommand {
 
         @OptionGroup(title: "Batch")
         var batch: BatchOptions
+
+        @OptionGroup(title: "Display")
+        var display: DisplayOptions
 
         @OptionGroup(title: "Limits")
         var limits: LimitOptions

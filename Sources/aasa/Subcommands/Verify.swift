@@ -4,7 +4,7 @@ import ArgumentParser
 import Foundation
 
 extension AASACommand {
-    struct Verify: ParsableCommand {
+    struct Verify: ParsableCommand, DisplayingCommand {
         static let configuration = CommandConfiguration(
             commandName: "verify",
             _superCommandName: AASACommand.name,
@@ -55,6 +55,9 @@ extension AASACommand {
         @OptionGroup(title: "Batch")
         var batch: BatchOptions
 
+        @OptionGroup(title: "Display")
+        var display: DisplayOptions
+
         @OptionGroup(title: "Limits")
         var limits: LimitOptions
 
@@ -85,8 +88,11 @@ extension AASACommand {
                 let result = verifier.verify(data)
                 let report = VerificationReport(path: file, result: result, options: verifier.options)
                 let records = RecordPrinter(format: format.value, kind: .verify, array: nil)
-                StandardStreams.out(
-                    try records.render(report, text: TextReport.verification(path: file, result: result)))
+                // --quiet: nothing for a file that passes, as in a batch.
+                if !(Display.quiet && format.value == .text && result.isAccepted) {
+                    StandardStreams.out(
+                        try records.render(report, text: TextReport.verification(path: file, result: result)))
+                }
                 if !result.isAccepted {
                     throw CLIFailure(
                         file,

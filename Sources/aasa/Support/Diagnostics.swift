@@ -9,15 +9,24 @@ enum Diagnostics {
         case error, warning, note
     }
 
+    /// Prints the line, unless it is a note under `--quiet` (``Display``).
     static func emit(_ path: String, _ severity: Severity, _ message: String, code: String? = nil) {
+        guard shows(severity) else { return }
         StandardStreams.err(line(path, severity, message, code: code))
     }
 
-    /// The line ``emit(_:_:_:code:)`` prints, with its newline.
+    /// Whether a diagnostic of `severity` is printed: all but notes under `--quiet`.
+    static func shows(_ severity: Severity) -> Bool {
+        !(Display.quiet && severity == .note)
+    }
+
+    /// The line ``emit(_:_:_:code:)`` prints, with its newline, coloured when standard error
+    /// takes colour (``TerminalColor``).
     static func line(_ path: String, _ severity: Severity, _ message: String, code: String? = nil) -> String {
         let tag = code.map { "[\($0)] " } ?? ""
         // Path and message escaped (``TerminalText``): a diagnostic is always one line.
-        return TerminalText.line("\(displayName(path)): \(severity.rawValue): \(tag)\(message)") + "\n"
+        let line = TerminalText.line("\(displayName(path)): \(severity.rawValue): \(tag)\(message)")
+        return (TerminalColor.standardError ? TerminalColor.highlight(line) : line) + "\n"
     }
 
     /// "<stdin>" and "<stdout>" for "-".

@@ -43,12 +43,8 @@ final class ProgressBar {
         }
     }
 
-    /// Whether `descriptor` is a terminal that can redraw a line: a terminal, with a `TERM`
-    /// that is set and not `dumb` (Emacs' shell, some CI log viewers).
-    static func canRedraw(_ descriptor: Int32) -> Bool {
-        guard isatty(descriptor) == 1, let term = ProcessInfo.processInfo.environment["TERM"] else { return false }
-        return !term.isEmpty && term != "dumb"
-    }
+    /// Whether `descriptor` is a terminal that can redraw a line (``Terminal/isCapable(_:environment:)``).
+    static func canRedraw(_ descriptor: Int32) -> Bool { Terminal.isCapable(descriptor) }
 
     /// Whether the bar may be drawn at `now`: after the delay; the last update of a batch
     /// only when the bar was drawn before.

@@ -35,11 +35,14 @@ enum StandardStreams {
         out(Data(escaped(lines).utf8))
     }
 
-    /// `lines`, each escaped, each with its newline.
+    /// `lines`, each escaped, each with its newline, coloured when standard output takes
+    /// colour (``TerminalColor``).
     static func escaped(_ lines: [String]) -> String {
+        let colored = TerminalColor.standardOutput
         var text = ""
         for line in lines {
-            text += TerminalText.line(line)
+            let line = TerminalText.line(line)
+            text += colored ? TerminalColor.highlight(line) : line
             text += "\n"
         }
         return text
