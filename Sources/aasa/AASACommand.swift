@@ -53,6 +53,7 @@ struct AASACommand: ParsableCommand {
             Display.activate(for: command)
             try command.run()
         } catch {
+            if exitCode(for: error) == ExitStatus.usage { refuseUnknownOption() }
             UsageErrors.exit(error, command: self)
         }
     }
@@ -109,6 +110,9 @@ struct AASACommand: ParsableCommand {
             try command.run()
             Foundation.exit(0)
         } catch {
+            if nested.exitCode(for: error) == ExitStatus.usage {
+                refuseUnknownOption(arguments, of: nested)
+            }
             let name = nested.configuration.commandName ?? ""
             let superName = nested.configuration._superCommandName ?? name
             let message = UsageErrors.text(for: error, command: nested).replacingOccurrences(
@@ -123,6 +127,23 @@ struct AASACommand: ParsableCommand {
             }
             Foundation.exit(status.rawValue)
         }
+    }
+
+    /// A usage error on a command line that holds an option its subcommand does not have: that
+    /// option is the error, with the right hint (``OptionSuggestion``), whatever argument-parser
+    /// found first. Returns when there is no such option.
+    private static func refuseUnknownOption() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        guard let word = arguments.first,
+            let subcommand = subcommandTypes.first(where: { $0.configuration.commandName == word })
+        else { return }
+        refuseUnknownOption(Array(arguments.dropFirst()), of: subcommand)
+    }
+
+    private static func refuseUnknownOption(_ arguments: [String], of command: any ParsableCommand.Type) {
+        guard let message = OptionSuggestion.unknownOptionMessage(arguments, command: command) else { return }
+        StandardStreams.err(UsageErrors.text(for: ValidationError(message), command: command) + "\n")
+        Foundation.exit(ExitStatus.usage.rawValue)
     }
 
     /// `aasa chek`: argument-parser would say only "Unexpected argument 'chek'". A first

@@ -162,4 +162,33 @@ struct RootCommandTests {
         #expect(after.status == 0, "\(after)")
         #expect(after.stdoutText == root.stdoutText && after.stdoutText.hasPrefix("aasa "), "\(after)")
     }
+
+    @Test(
+        "an unknown option is the error, with what it means here: --ca, openssl's -CAfile, audit -j (not \"'4' is not a domain\")",
+        arguments: [
+            (["verify", "--ca", "x.pem", "f.p7m"], "Unknown option '--ca'. Did you mean '--ca-file' or '--ca-dir'?"),
+            (["verify", "-CAfile", "x.pem", "f.p7m"], "Unknown option '-CAfile'. Did you mean '--ca-file'?"),
+            (["audit", "-j", "4", "example.com"], "Unknown option '-j'. Did you mean '--concurrency'?"),
+            (
+                ["audit", "summarize", "--frmat", "json", "r.jsonl"],
+                "Unknown option '--frmat'. Did you mean '--format'?"
+            ),
+            (["check", "--colour", "always", "f"], "Unknown option '--colour'. Did you mean '--color'?"),
+            (["verify", "--frob", "f"], "Unknown option '--frob'."),
+            (["verify", "-j", "4", "--no-such", "f"], "Unknown option '--no-such'."),
+        ])
+    func unknownOptionHints(arguments: [String], message: String) {
+        let result = CLI.run(arguments)
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderr.hasPrefix("Error: \(message)\n"), "\(result)")
+        #expect(result.stderr.contains("Usage: aasa \(arguments[0])"), "\(result)")
+    }
+
+    @Test("options that exist, values that start with '-' and short clusters are no unknown option")
+    func knownOptionsAreNotRefused() {
+        // -q and -j cluster; '-' is standard input; the error is the missing file, not an option.
+        let result = CLI.run(["verify", "-qj", "2", "--files-from", "-", "no-such.p7m"], stdin: Data())
+        #expect(result.status == 2, "\(result)")
+        #expect(!result.stderr.contains("Unknown option"), "\(result)")
+    }
 }

@@ -3,7 +3,8 @@ import ArgumentParser
 import Foundation
 
 /// The resource limits of every command that reads files (docs/security.md, "Limits"): the
-/// largest input, the deepest JSON, the most certificates in a message, the longest URL.
+/// largest input, the deepest JSON, the most certificates in a message. The longest URL is
+/// ``URLLengthOption``'s, on the commands that read URLs.
 struct LimitOptions: ParsableArguments {
     @Option(
         name: .customLong("max-input-size"),
@@ -22,18 +23,12 @@ struct LimitOptions: ParsableArguments {
         help: ArgumentHelp("The most certificates a signed file may carry.", valueName: "n"))
     var maxCertificates = InputLimits.default.maximumCertificates
 
-    @Option(
-        name: .customLong("max-url-length"),
-        help: ArgumentHelp("The longest URL, in bytes, that is matched; longer ones are reported.", valueName: "n"))
-    var maxURLLength = InputLimits.default.maximumURLLength
-
     static let largestInputSize = 1024 * 1024 * 1024
     /// The parser is iterative, but the passes over a parsed document (lint rules, the
     /// duplicate-key check, the writer) recurse: about 3 KB of stack a level in a debug build,
     /// so an 8 MiB stack overflows near 2,500 levels. The cap keeps a wide margin.
     static let largestDepth = 1_000
     static let largestCertificates = 100_000
-    static let largestURLLength = 1024 * 1024
 
     func validate() throws {
         if let text = maxInputSizeText {
@@ -51,9 +46,6 @@ struct LimitOptions: ParsableArguments {
         guard (1...Self.largestCertificates).contains(maxCertificates) else {
             throw ValidationError("--max-certificates must be from 1 to \(Self.largestCertificates)")
         }
-        guard (1...Self.largestURLLength).contains(maxURLLength) else {
-            throw ValidationError("--max-url-length must be from 1 to \(Self.largestURLLength)")
-        }
     }
 
     /// `--max-input-size` in bytes when given (validated), nil otherwise.
@@ -61,11 +53,15 @@ struct LimitOptions: ParsableArguments {
 
     /// The limits as one plain value, read once (property wrappers cost a call each), for the
     /// worker threads of a batch.
-    var values: Values {
+    var values: Values { values(maximumURLLength: InputLimits.default.maximumURLLength) }
+
+    /// ``values`` with the longest URL of ``URLLengthOption``.
+    func values(maximumURLLength: Int) -> Values {
         Values(
             inputSize: givenInputSize ?? InputFile.defaultLimit,
             library: InputLimits(
-                maximumJSONDepth: maxJSONDepth, maximumCertificates: maxCertificates, maximumURLLength: maxURLLength))
+                maximumJSONDepth: maxJSONDepth, maximumCertificates: maxCertificates,
+                maximumURLLength: maximumURLLength))
     }
 
     /// The limits a command applies.

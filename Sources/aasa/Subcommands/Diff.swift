@@ -48,6 +48,9 @@ extension AASACommand {
         @OptionGroup(title: "Limits")
         var limits: LimitOptions
 
+        @OptionGroup(title: "Limits")
+        var urlLength: URLLengthOption
+
         /// Verdict changes listed at most (all are counted).
         static let listedChanges = 1000
         static let printedChanges = 20
@@ -60,7 +63,7 @@ extension AASACommand {
 
         func run() throws {
             try reportingFailures(path: old) {
-                let limits = self.limits.values
+                let limits = self.limits.values(maximumURLLength: urlLength.maxURLLength)
                 let before = try readDocument(old, limits: limits)
                 let after = try readDocument(new, limits: limits)
                 let extra =

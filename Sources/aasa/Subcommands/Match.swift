@@ -47,6 +47,9 @@ extension AASACommand {
         @OptionGroup(title: "Limits")
         var limits: LimitOptions
 
+        @OptionGroup(title: "Limits")
+        var urlLength: URLLengthOption
+
         func validate() throws {
             if urls.isEmpty && urlsFile == nil {
                 throw ValidationError("give URLs to match, or --urls-file FILE ('-' for standard input)")
@@ -58,7 +61,7 @@ extension AASACommand {
 
         func run() throws {
             try reportingFailures(path: file) {
-                let limits = self.limits.values
+                let limits = self.limits.values(maximumURLLength: urlLength.maxURLLength)
                 let aasaFile = AASAFile.read(try limits.read(file), limits: limits.library)
                 let document: AASADocument
                 do {

@@ -67,6 +67,9 @@ extension AASACommand {
         @OptionGroup(title: "Limits")
         var limits: LimitOptions
 
+        @OptionGroup(title: "Limits")
+        var urlLength: URLLengthOption
+
         /// Verdict changes printed at most (all are counted).
         static let printedDifferences = 20
 
@@ -79,7 +82,7 @@ extension AASACommand {
         func run() throws {
             try reportingFailures(path: file) {
                 try OutputFile.ensureDistinct(output: output, from: [file, urlsFile])
-                let limits = self.limits.values
+                let limits = self.limits.values(maximumURLLength: urlLength.maxURLLength)
                 let root = try readPlainJSON(file, command: "migrate", limits: limits)
                 let migration = Migrator.migrate(root, options: MigrationOptions(keepLegacy: keepLegacy))
                 for duplicate in migration.duplicates {
