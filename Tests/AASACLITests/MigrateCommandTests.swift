@@ -1,3 +1,4 @@
+import AASATestSupport
 import Foundation
 import Testing
 
@@ -251,6 +252,64 @@ struct MigrateCommandTests {
             #expect(try contents(input) == before)
             #expect(CLI.run(["migrate"]).status == 64)
             #expect(CLI.run(["migrate", "-", "--urls-file", "-"]).status == 64)
+        }
+    }
+
+    @Test(
+        "many files with --out-dir: each as migrate writes it alone, under its name; the current and the refused ones counted, nothing written for them"
+    )
+    func manyFiles() throws {
+        try withTemporaryDirectory { dir in
+            let legacy = try Fixture.write(to: dir, as: "legacy.json")
+            let modern = try Fixture.write(
+                Data(#"{"applinks": {"details": [{"appIDs": ["T.a"], "components": [{"/": "*"}]}]}}"#.utf8), to: dir,
+                as: "modern.json")
+            let refused = try Fixture.write(
+                Data(#"{"applinks": {"details": [{"appID": "T.a", "paths": ["/price/$(amount)"]}]}}"#.utf8), to: dir,
+                as: "refused.json")
+            let corpus = RealWorldCorpus.plainNames.prefix(3).map { RealWorldCorpus.plain($0) }
+            try #require(corpus.count == 3)
+            let out = dir.child("out")
+            let inputs = [legacy.path, modern.path, refused.path] + corpus
+            let result = CLI.run(["migrate"] + inputs + ["--out-dir", out.path])
+            #expect(result.status == 1, "\(result)")
+            #expect(
+                result.stderrLines.last
+                    == "migrate: 4 of 6 files migrated; 1 already current; 1 not migrated (nothing written)",
+                "\(result)")
+            let written = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+            let expected = ([legacy.path] + corpus).map { ($0 as NSString).lastPathComponent }.sorted()
+            #expect(written == expected)
+            for input in [legacy.path] + corpus {
+                let alone = CLI.run(["migrate", input])
+                #expect(alone.status == 0, "\(alone)")
+                #expect(
+                    try Data(contentsOf: out.child((input as NSString).lastPathComponent)) == alone.stdout, "\(input)")
+            }
+        }
+    }
+
+    @Test(
+        "many files: without --out-dir, with -o too, with '-', or two inputs of one name: usage errors, nothing written"
+    )
+    func manyFilesUsage() throws {
+        try withTemporaryDirectory { dir in
+            let a = try Fixture.write(to: dir, as: "aasa.json")
+            let sub = dir.child("sub")
+            try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+            let b = try Fixture.write(to: sub, as: "aasa.json")
+            let out = dir.child("out")
+            for (arguments, says) in [
+                ([a.path, b.path], "several files need --out-dir DIR"),
+                ([a.path, "--out-dir", out.path, "-o", "x.json"], "give -o or --out-dir, not both"),
+                (["-", "--out-dir", out.path], "standard input ('-') has no name"),
+                ([a.path, b.path, "--out-dir", out.path], "would both be written to"),
+            ] {
+                let result = CLI.run(["migrate"] + arguments)
+                #expect(result.status == 64, "\(arguments): \(result)")
+                #expect(result.stderr.contains(says), "\(arguments): \(result)")
+            }
+            #expect(!fileExists(out))
         }
     }
 

@@ -29,11 +29,7 @@ protocol DisplayingCommand {
     var display: DisplayOptions { get }
 }
 
-/// What ``DisplayOptions`` set for this process.
-enum Display {
-    /// `--quiet`: written once before the command runs, on the main thread; read after.
-    nonisolated(unsafe) static var quiet = false
-
+extension Display {
     /// Activates `command`'s display options, when it has them.
     static func activate(for command: any ParsableCommand) {
         (command as? any DisplayingCommand)?.display.activate()

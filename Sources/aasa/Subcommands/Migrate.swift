@@ -21,22 +21,35 @@ extension AASACommand {
                 differences are printed and nothing is written, unless --force. See \
                 docs/convert-and-migrate.md.
 
+                Several files: --out-dir DIR writes each migrated file under its own name in DIR; each \
+                is proved and written on its own, and a summary line counts them.
+
                 Exit status: 0 written (or already in the current format: nothing to do), 1 the proof found \
                 differences or the file cannot be migrated faithfully (nothing written), 2 unreadable or not \
-                JSON, 64 usage error.
+                JSON, 64 usage error. With several files, the worst of them.
 
                 EXAMPLES (at the root of a clone of the repository):
                   aasa migrate examples/apple-app-site-association.json
+                  aasa migrate Tests/Fixtures/corpus/real-plain/*.json -q \\
+                    --out-dir "$(mktemp -d)"
                 """
         )
 
-        @Argument(help: ArgumentHelp("The legacy AASA file, plain JSON ('-' for standard input).", valueName: "in"))
-        var file: String
+        @Argument(
+            help: ArgumentHelp(
+                "The legacy AASA files, plain JSON ('-' for standard input; several need --out-dir).", valueName: "in"))
+        var files: [String] = []
 
         @Option(
             name: [.short, .customLong("output")],
             help: ArgumentHelp("Where to write the migrated JSON ('-' for standard output).", valueName: "out"))
-        var output: String = "-"
+        var output: String?
+
+        @Option(
+            name: .customLong("out-dir"),
+            help: ArgumentHelp(
+                "Write each migrated file under its own name in this directory (made if missing).", valueName: "dir"))
+        var outDirectory: String?
 
         @Flag(
             name: .customLong("keep-legacy"),
@@ -74,13 +87,100 @@ extension AASACommand {
         static let printedDifferences = 20
 
         func validate() throws {
-            if file == "-" && urlsFile == "-" {
+            guard !files.isEmpty else { throw ValidationError("give the legacy AASA file to migrate") }
+            if files.contains("-") && urlsFile == "-" {
                 throw ValidationError("the AASA file and --urls-file cannot both be standard input")
+            }
+            if output != nil && outDirectory != nil { throw ValidationError("give -o or --out-dir, not both") }
+            if files.count > 1 && outDirectory == nil {
+                throw ValidationError("several files need --out-dir DIR (each is written there under its own name)")
+            }
+            if outDirectory != nil && files.contains("-") {
+                throw ValidationError("standard input ('-') has no name: give -o for it, not --out-dir")
+            }
+            if let outDirectory {
+                var seen: [String: String] = [:]
+                for file in files {
+                    let name = (file as NSString).lastPathComponent
+                    if let other = seen[name], other != file {
+                        throw ValidationError(
+                            "'\(other)' and '\(file)' would both be written to \(Self.destination(of: file, in: outDirectory)): migrate them in two runs"
+                        )
+                    }
+                    seen[name] = file
+                }
             }
         }
 
+        /// Where `file` is written under `--out-dir`: its name, in the directory.
+        static func destination(of file: String, in directory: String) -> String {
+            (directory as NSString).appendingPathComponent((file as NSString).lastPathComponent)
+        }
+
+        /// What became of one file of several.
+        enum Outcome: String {
+            case migrated, current, dryRun, notMigrated, unreadable
+            /// Refused as a usage error (`-o` the input itself).
+            case refused
+        }
+
         func run() throws {
-            try reportingFailures(path: file) {
+            guard let outDirectory else {
+                let outcome = migrate(files[0], to: output ?? "-", under: nil)
+                try ExitStatus.throwing(Self.status(of: outcome))
+                return
+            }
+            var counts: [Outcome: Int] = [:]
+            var worst = ExitStatus.success
+            for file in files {
+                let outcome = migrate(file, to: Self.destination(of: file, in: outDirectory), under: outDirectory)
+                counts[outcome, default: 0] += 1
+                worst = ExitStatus.worst(worst, Self.status(of: outcome))
+            }
+            var parts = ["\(counts[.migrated] ?? 0) of \(Counted.files(files.count)) migrated"]
+            if let current = counts[.current] { parts.append("\(current) already current") }
+            if let checked = counts[.dryRun] { parts.append("\(checked) proved, not written (--dry-run)") }
+            if let failed = counts[.notMigrated] { parts.append("\(failed) not migrated (nothing written)") }
+            if let unreadable = counts[.unreadable] { parts.append("\(unreadable) unreadable") }
+            if let refused = counts[.refused] { parts.append("\(refused) refused (the output is the input)") }
+            BatchTally.printSummary("migrate", parts)
+            try ExitStatus.throwing(worst)
+        }
+
+        static func status(of outcome: Outcome) -> ExitCode {
+            switch outcome {
+            case .migrated, .current, .dryRun: ExitStatus.success
+            case .notMigrated: ExitStatus.checkFailed
+            case .unreadable: ExitStatus.badInput
+            case .refused: ExitStatus.usage
+            }
+        }
+
+        /// Migrates `file` to `output` (a path under `directory` for `--out-dir`), reporting
+        /// every failure as one line; returns what became of it.
+        private func migrate(_ file: String, to output: String, under directory: String?) -> Outcome {
+            do {
+                return try migrateOrThrow(file, to: output, under: directory)
+            } catch let failure as CLIFailure {
+                Diagnostics.emit(failure.path, .error, failure.message, code: failure.code)
+                switch failure.status {
+                case ExitStatus.checkFailed: return .notMigrated
+                case ExitStatus.usage: return .refused
+                default: return .unreadable
+                }
+            } catch let status as ExitCode {
+                return status == ExitStatus.checkFailed ? .notMigrated : .unreadable
+            } catch let error as AASAError {
+                Diagnostics.emit(file, .error, error.message)
+                return .unreadable
+            } catch {
+                Diagnostics.emit(file, .error, "\(error)")
+                return .unreadable
+            }
+        }
+
+        private func migrateOrThrow(_ file: String, to output: String, under directory: String?) throws -> Outcome {
+            do {
                 try OutputFile.ensureDistinct(output: output, from: [file, urlsFile])
                 let limits = self.limits.values(maximumURLLength: urlLength.maxURLLength)
                 let root = try readPlainJSON(file, command: "migrate", limits: limits)
@@ -100,7 +200,7 @@ extension AASACommand {
                         file, .note,
                         "already in the current format\(keepLegacy ? " (legacy keys kept)" : ""): nothing to migrate, nothing written"
                     )
-                    return
+                    return .current
                 }
                 for note in migration.notes {
                     Diagnostics.emit(file, note.kind == .warning ? .warning : .note, note.description)
@@ -118,7 +218,7 @@ extension AASACommand {
                     try urlsFile.map { try URLList.open($0, maximumURLLength: limits.library.maximumURLLength) }
                     ?? AnySequence([])
                 let proof = Migrator.prove(written, extraURLs: extra, keeping: Self.printedDifferences)
-                report(proof)
+                report(proof, file: file)
 
                 let problems = blocked || !proof.isEquivalent
                 if problems && !force {
@@ -130,17 +230,24 @@ extension AASACommand {
                 if dryRun {
                     Diagnostics.emit(file, .note, "dry run: nothing written")
                     if problems { throw ExitStatus.checkFailed }
-                    return
+                    return .dryRun
                 }
                 if problems {
                     Diagnostics.emit(
                         file, .warning, "written despite the differences above (--force): check them before deploying")
                 }
-                try OutputFile.write(data, to: output, noClobber: clobber.noClobber)
+                if let directory {
+                    try OutputFile.write(
+                        data, under: directory, relative: (file as NSString).lastPathComponent, path: output,
+                        policy: OutputFile.Policy(durable: true, noClobber: clobber.noClobber))
+                } else {
+                    try OutputFile.write(data, to: output, noClobber: clobber.noClobber)
+                }
+                return .migrated
             }
         }
 
-        private func report(_ proof: MigrationProof) {
+        private func report(_ proof: MigrationProof, file: String) {
             var sources =
                 "\(proof.probeCount) probes from \(proof.patternCount) \(proof.patternCount == 1 ? "pattern" : "patterns")"
             if proof.truncated {

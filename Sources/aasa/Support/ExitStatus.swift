@@ -24,4 +24,9 @@ enum ExitStatus {
         }
         return rank(b) > rank(a) ? b : a
     }
+
+    /// Throws `status` unless it is success: the end of a command that counted its outcomes.
+    static func throwing(_ status: ExitCode) throws {
+        if status != success { throw status }
+    }
 }
