@@ -33,6 +33,13 @@ public final class Auditor: Sendable {
     private let resolver: HostResolver
     /// The `--max-per-address` cap (nil: none).
     private let addressSlots: AddressSlots?
+    /// How the name lookups of this auditor went, over all its domains.
+    private let lookups = NameLookupTally()
+
+    /// How the name lookups made so far went (those of the domains, and of the CDN's host
+    /// with `--cdn`): counts over every domain audited, for saying once, at the end of a run,
+    /// that no name resolved at all (``NameLookupCounts/noneResolvedMessage``).
+    public var nameLookups: NameLookupCounts { lookups.current }
 
     /// Why an auditor cannot be made.
     public struct SetupError: Error, Sendable, CustomStringConvertible {
@@ -103,7 +110,12 @@ public final class Auditor: Sendable {
         let clock = NIODeadline.now()
         let checkTime = configuration.checkTime
         let verifier = signatureVerifier
-        let cdnFetch = cdnBase.map { fetcher.fetch($0.url(for: domain), on: eventLoop) }
+        let cdnFetch = cdnBase.map { base in
+            let target = base.url(for: domain)
+            return route(host: target.host, port: target.port, cdn: true, on: eventLoop).flatMap { route in
+                self.fetchCDN(target, route: route, on: eventLoop)
+            }
+        }
         let origin = route(domain, on: eventLoop).flatMap { route in
             self.fetchOrigin(domain, route: route, on: eventLoop)
         }
@@ -132,19 +144,44 @@ public final class Auditor: Sendable {
         }
     }
 
-    /// Where the domain's origin requests go: `--resolve`, or one lookup for all of them.
+    /// Where the domain's origin requests go: the proxy, `--resolve`, or one lookup for all of them.
     func route(_ domain: AuditDomain, on eventLoop: any EventLoop) -> EventLoopFuture<DomainRoute> {
-        if configuration.proxy.proxy(forHost: domain.host) != nil {
+        route(host: domain.host, port: domain.port, cdn: false, on: eventLoop)
+    }
+
+    /// Where the requests to `host` go (a domain's origin, or the CDN's host for one domain):
+    /// the proxy, `--resolve`, or one lookup for all of them, counted in ``nameLookups``.
+    func route(host: String, port: Int, cdn: Bool, on eventLoop: any EventLoop) -> EventLoopFuture<DomainRoute> {
+        if configuration.proxy.proxy(forHost: host) != nil {
             // The proxy looks the name up (CONNECT host:port); its address is not known here.
             return eventLoop.makeSucceededFuture(.proxied)
         }
-        if let address = configuration.resolve.address(forHost: domain.host, port: domain.port) {
+        if let address = configuration.resolve.address(forHost: host, port: port) {
             return eventLoop.makeSucceededFuture(.configured(address))
         }
         let timeout = configuration.timeout
-        return resolver.addresses(of: domain.host, port: domain.port, on: eventLoop, timeout: timeout)
-            .map { DomainRoute.addresses($0) }
-            .recover { DomainRoute(lookupFailure: $0, host: domain.host, timeout: timeout) }
+        let lookups = self.lookups
+        return resolver.addresses(of: host, port: port, on: eventLoop, timeout: timeout)
+            .map { found in
+                lookups.resolved(cdn: cdn)
+                return DomainRoute.addresses(found)
+            }
+            .recover { error in
+                lookups.failed(error, cdn: cdn)
+                return DomainRoute(lookupFailure: error, host: host, timeout: timeout)
+            }
+    }
+
+    /// Fetches the CDN's copy by `route`: not requested when the CDN's host gave no address.
+    private func fetchCDN(_ target: FetchTarget, route: DomainRoute, on eventLoop: any EventLoop)
+        -> EventLoopFuture<FetchResult>
+    {
+        if let failure = route.failure {
+            return eventLoop.makeSucceededFuture(FetchResult(unreachable: target, failure: failure))
+        }
+        var target = target
+        target.addresses = route.lookedUp
+        return fetcher.fetch(target, on: eventLoop)
     }
 
     /// Fetches the domain's two paths by `route` (on one connection where the server allows

@@ -636,7 +636,7 @@ struct LintCommandTests {
         #expect(result.stderr.isEmpty, "\(result)")
         let rules = try #require(
             try JSONSerialization.jsonObject(with: result.stdout) as? [[String: Any]], "\(result)")
-        #expect(rules.count == RuleRegistry.all.count + 16, "the registry's rules and the 16 hosting rules")
+        #expect(rules.count == RuleRegistry.all.count + 17, "the registry's rules and the 17 hosting rules")
         #expect(rules.prefix(RuleRegistry.all.count).map { $0["id"] as? String } == RuleRegistry.all.map(\.id.rawValue))
         #expect(rules.map { $0["id"] as? String } == listedRuleIDs(), "the same rules, in the order of the text")
         for rule in rules.dropFirst(RuleRegistry.all.count) {

@@ -312,7 +312,19 @@ struct DomainAnalysis {
                         url: url)
                 }
             }
+        } else if let error = fetch.failure, (fetch.response?.status ?? 200) == 200 {
+            // No answer from the CDN, or a 200 cut short: nothing is known about its copy, and
+            // nothing about the domain (issue #27).
+            let reason: String
+            if case .tls = error { reason = "TLS: \(error.message)" } else { reason = error.message }
+            let what = fetch.response == nil ? "was not reached" : "did not answer in full"
+            add(
+                HostingRules.cdnNotReached,
+                "Apple's CDN \(what): \(url): \(reason); whether it has a copy is unknown",
+                url: url)
         } else {
+            // The CDN answered, without the file: 404 (its own word, with Apple-Failure-*
+            // headers), another status, a redirect, or a file over the size cap.
             let headers = failure.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
             let detail = headers.isEmpty ? "" : " (\(headers.joined(separator: "; ")))"
             add(

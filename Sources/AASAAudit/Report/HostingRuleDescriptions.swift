@@ -29,7 +29,9 @@ extension HostingRules {
         "root-file-differs":
             "Fires when both paths serve a file and the root one means something else than the `.well-known` one (compared after parsing, and after taking a signed file's JSON out, so layout, key order and signing do not count).\n\niOS 9.0–9.2 read only the root path, and get other rules than everyone else. It is usually a stale signed copy left behind.",
         "cdn-no-file":
-            "Fires when (with `--cdn`) Apple's CDN, `https://app-site-association.cdn-apple.com/a/v1/DOMAIN`, gives no file for the domain. Its `Apple-Failure-*` headers, when present, are in the message and the report.\n\niOS 14 and later get the file from the CDN, not from the domain (unless an app uses developer mode): no CDN copy, no associated domains on those devices.",
+            "Fires when (with `--cdn`) Apple's CDN, `https://app-site-association.cdn-apple.com/a/v1/DOMAIN`, answers without a file for the domain: a `404` (its own word, usually with `Apple-Failure-*` headers, which are then in the message and the report), another status, a redirect, or a file over the size cap. A CDN that gives no answer at all is `cdn-not-reached`.\n\niOS 14 and later get the file from the CDN, not from the domain (unless an app uses developer mode): no CDN copy, no associated domains on those devices.",
+        "cdn-not-reached":
+            "Fires when (with `--cdn`) the request to Apple's CDN got no answer: the CDN's host did not resolve, the connection was refused or reset, no answer came within `--timeout`, its TLS certificate did not verify, or a `200` answer was cut short. The message gives the failure, and says that whether the CDN has a copy is unknown.\n\nIt is about the path from this machine to the CDN, not about the domain: `cdn-no-file` is for a CDN that answered (`404` with its `Apple-Failure-*` headers, or any other status). It is an error all the same, so that an audit asked to check the CDN does not pass without its answer; `--severity cdn-not-reached=warning` makes it a warning, `--disable cdn-not-reached` drops it.",
         "cdn-differs":
             "Fires when (with `--cdn`) the CDN's copy means something else than the file the origin serves now (compared as for `root-file-differs`).\n\niOS 14 and later use the CDN copy, so a change at the origin is not seen until the CDN takes it.",
         "local-descriptor-limit":
@@ -46,6 +48,7 @@ extension HostingRules {
         RuleMetadata(
             id: entry.id, severity: entry.severity, category: .hosting, summary: entry.summary,
             fullDescription: fullDescriptions[entry.id] ?? entry.summary,
-            since: entry.id == localDescriptorLimit || entry.id == localProxyFailure ? "0.3.0" : "0.1.0", fix: nil)
+            since: [localDescriptorLimit, localProxyFailure, cdnNotReached].contains(entry.id) ? "0.3.0" : "0.1.0",
+            fix: nil)
     }
 }

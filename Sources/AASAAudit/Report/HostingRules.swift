@@ -31,6 +31,9 @@ public enum HostingRules {
     public static let rootFileDiffers: RuleID = "root-file-differs"
     public static let cdnNoFile: RuleID = "cdn-no-file"
     public static let cdnDiffers: RuleID = "cdn-differs"
+    /// The CDN's copy is unknown: the request to the CDN got no answer (no such name, refused,
+    /// timed out, TLS), which says nothing about the domain.
+    public static let cdnNotReached: RuleID = "cdn-not-reached"
     /// Not a finding on the domain: this machine ran out of file descriptors, and the domain
     /// was not audited (its verdict is ``AuditVerdict/notAudited``).
     public static let localDescriptorLimit: RuleID = "local-descriptor-limit"
@@ -97,6 +100,13 @@ public enum HostingRules {
             id: cdnNoFile, severity: .error,
             summary: "Apple's CDN has no copy of the file for the domain (with --cdn).",
             fix: "Read the Apple-Failure-* headers; fix the origin and wait for the CDN to fetch it again."),
+        Entry(
+            id: cdnNotReached, severity: .error,
+            summary:
+                "Apple's CDN could not be reached (with --cdn): no answer came, so whether it has a copy is unknown.",
+            fix:
+                "Check that this machine reaches the CDN over HTTPS (DNS, firewall, proxy, --cdn-base-url), then audit again."
+        ),
         Entry(
             id: cdnDiffers, severity: .warning,
             summary: "Apple's CDN copy says something else than the origin's file (with --cdn).",

@@ -25,7 +25,8 @@ extension AASACommand {
                 Exit status: 0 no finding at or above --fail-on (default error); 1 findings at that level; \
                 2 a domain entry or a --ca-file/--domains-file/--resume file cannot be read or used, or a domain was not \
                 audited because this machine ran out of file descriptors or the proxy could not be used (the other \
-                domains are still audited); \
+                domains are still audited), or no name that this machine looked up resolved (one 'no name \
+                resolved' line says so: offline, or a DNS that answers nothing); \
                 64 usage error.
                 """,
             subcommands: [Summarize.self]
@@ -230,6 +231,12 @@ extension AASACommand {
                 .run(source, invalid: printer.invalid, tick: printer.tick, report: printer.domain)
             printer.otherShards = source.selection.otherShards
             try printer.finish()
+            // Offline, or behind a DNS that answers nothing, every domain is broken for a reason
+            // of this machine: said once for the run, from counts (issue #27).
+            let lookups = auditor.nameLookups
+            if let message = lookups.noneResolvedMessage {
+                Diagnostics.emit("audit", .error, message + " (exit status 2)")
+            }
             if let log {
                 log.close()
                 if let error = log.writeError {
@@ -240,7 +247,7 @@ extension AASACommand {
                 Diagnostics.emit(largeScan.resume ?? "-", .note, note)
             }
             if outcome.invalidEntries > 0 || printer.notAuditedDomains > 0 || printer.summaryIncomplete
-                || printer.unencodable > 0
+                || printer.unencodable > 0 || lookups.noneResolved
             {
                 throw ExitStatus.badInput
             }
