@@ -68,13 +68,16 @@ struct NextStepsRunTests {
         }
     }
 
-    static func runEverySteps(_ files: [(path: String, otherName: String)], bin: URL) throws {
+    /// `checkArguments`: the options of the check (its trust options, which its steps carry).
+    static func runEverySteps(
+        _ files: [(path: String, otherName: String)], bin: URL, checkArguments: [String] = []
+    ) throws {
         var ran = 0
         for (path, otherName) in files {
             for name in ["apple-app-site-association", otherName] {
                 let report = try withTemporaryDirectory { directory in
                     try FileManager.default.copyItem(at: URL(fileURLWithPath: path), to: directory.child(name))
-                    return CLI.run(["check", name], in: directory)
+                    return CLI.run(["check", name] + checkArguments, in: directory)
                 }
                 #expect([0, 1].contains(report.status), "\(name) from \(path): \(report)")
                 let groups = Self.commands(inReport: report.stdoutText)
@@ -101,6 +104,23 @@ struct NextStepsRunTests {
             }
         }
         #expect(ran >= 2 * files.count, "\(ran) commands run")
+    }
+
+    @Test("a file of a private PKI checked with --ca-file: the steps carry its trust options, and run")
+    func privateTrustIsCarried() throws {
+        let example = Repository.root.appendingPathComponent("examples/apple-app-site-association.p7m").path
+        try withTemporaryDirectory { bin in
+            try FileManager.default.createSymbolicLink(at: bin.child("aasa"), withDestinationURL: CLI.executable)
+            try Self.runEverySteps([(example, "old-copy.p7m")], bin: bin, checkArguments: Fixture.testTrust)
+        }
+        let text = try withTemporaryDirectory { directory in
+            try FileManager.default.copyItem(at: URL(fileURLWithPath: example), to: directory.child("old.p7m"))
+            return CLI.run(["check", "old.p7m"] + Fixture.testTrust, in: directory).stdoutText
+        }
+        let trust = Fixture.testTrust.joined(separator: " ")  // plain paths: nothing to quote
+        #expect(
+            Self.commands(inReport: text).contains(["aasa convert old.p7m \(trust) -o apple-app-site-association"]),
+            "\(text)")
     }
 
     @Test("a served file's step converts it in place; another name gets -o apple-app-site-association")

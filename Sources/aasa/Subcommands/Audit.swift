@@ -18,7 +18,7 @@ extension AASACommand {
                 Content-Type, size, timings and the TLS certificate chain (checked against the system roots and \
                 --ca-file), then runs what 'aasa check' runs on the file iOS would use: detect, verify when \
                 signed (and whether the signer is the domain's TLS identity), lint, deprecation report. \
-                Hosting findings have their own rule IDs (docs/rules.md). With --cdn, also compares Apple's CDN \
+                Hosting findings have their own rule IDs (aasa rules). With --cdn, also compares Apple's CDN \
                 copy. Through an HTTP proxy (CONNECT) with --proxy, or https_proxy/HTTPS_PROXY and NO_PROXY as \
                 curl reads them. Guide: docs/audit.md.
 

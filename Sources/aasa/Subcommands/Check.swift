@@ -102,9 +102,21 @@ extension AASACommand {
         /// `step` with the file's path for `FILE`; for a file that is itself the served name in
         /// the working directory, `convert … --in-place` for `-o apple-app-site-association`
         /// (which would name the input as the output, a usage error).
-        static func filledIn(_ step: String, file: String) -> String {
+        /// `trust`: the trust options of a check whose file verified with them (a private PKI's
+        /// `--ca-file`), which then replace `--historical` (Mozilla's store of the time) in the
+        /// step, so that it verifies the file as the check did.
+        static func filledIn(_ step: String, file: String, trust: [String] = []) -> String {
+            var step = step
+            if !trust.isEmpty {
+                step = step.replacingOccurrences(
+                    of: " FILE --historical", with: " FILE " + trust.joined(separator: " ")
+                )
+                .replacingOccurrences(
+                    of: ": verified as it was when signed, which a file valid today also passes",
+                    with: ": verified as this check verified it")
+            }
             guard file != "-" else { return step }
-            var step = step.replacingOccurrences(of: " FILE", with: " " + ShellWord.quoted(file))
+            step = step.replacingOccurrences(of: " FILE", with: " " + ShellWord.quoted(file))
             let served = "apple-app-site-association"
             if URL(fileURLWithPath: file).standardizedFileURL == URL(fileURLWithPath: served).standardizedFileURL {
                 step = step.replacingOccurrences(of: " -o \(served)`", with: " --in-place`")
@@ -156,7 +168,8 @@ extension AASACommand {
                         if !line.isEmpty { lines.append("      " + line) }
                     }
                     lines.append("      \(label) \(first.neededBy)")
-                    lines.append("      next step:    \(Self.filledIn(first.nextStep, file: file))")
+                    lines.append(
+                        "      next step:    \(Self.filledIn(first.nextStep, file: file, trust: trustWords(report)))")
                 }
             }
             if !quiet { lines += guidance(report) }
@@ -170,6 +183,12 @@ extension AASACommand {
             let dropped = suppressed == 0 ? "" : "; \(suppressed) suppressed (rule selection)"
             lines.append("Findings: \(summary)\(dropped) (all of them: aasa lint \(file == "-" ? "-" : file))")
             return lines
+        }
+
+        /// This run's trust options, for the next steps, when the file verified with them.
+        private func trustWords(_ report: DeprecationReport) -> [String] {
+            guard let verdict = report.signature?.verdict, ["valid", "valid-then"].contains(verdict) else { return [] }
+            return trust.commandLineWords
         }
 
         /// What the file is and does: its kind, its apps, its signature.

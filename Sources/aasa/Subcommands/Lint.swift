@@ -11,7 +11,7 @@ extension AASACommand {
             abstract: "Check AASA files against Apple's format and current guidance, with stable rule IDs.",
             discussion: """
                 Signed files are unwrapped (without verifying them) and their JSON is linted too; their \
-                line and column numbers refer to the embedded JSON. Rules: docs/rules.md, or --list-rules.
+                line and column numbers refer to the embedded JSON. Rules: aasa rules (aasa rules RULE prints one).
 
                 Directories are linted file by file (see --include), --jobs files at a time, the \
                 output in input order; --format sarif, junit, gitlab and markdown hold every finding until \
