@@ -2,14 +2,17 @@ import AASATestSupport
 import Foundation
 import Testing
 
-/// The commands `aasa check` prints as next steps run as printed: for every file of the
+/// The commands `aasa check` (and, for signed files, `aasa verify`) prints as next steps run as
+/// printed: for every file of the
 /// corpus, under the name it is served as (`apple-app-site-association`) and under another,
 /// each command of the report (a backquoted `aasa …` in a next step, the `legacy file?` hint,
 /// the indented command lines, the `all of them: aasa lint FILE` pointer) is run by a shell in
 /// an empty directory that holds only that file, and must exit as its command documents:
 /// `lint` 0 or 1 (1: it found errors, as the report said), the others 0. The one documented
 /// exception is the Handbid file, which embeds no issuer: its check as of signing time fails
-/// (status 1) and says which intermediate to supply.
+/// (status 1) and says which intermediate to supply, and the step that trusts that
+/// intermediate (`--ca-file issuer.pem`, the file the step tells the user to get first) cannot
+/// read it (status 2).
 @Suite("check's next steps run as printed")
 struct NextStepsRunTests {
     /// The files: every signed and plain file of the corpus, with its name for the other copy.
@@ -53,7 +56,11 @@ struct NextStepsRunTests {
     static func allowed(_ command: String, file: String) -> Set<Int32> {
         if command.hasPrefix("aasa lint ") { return [0, 1] }
         let missingIssuer = file.contains("Handbid") && file.hasSuffix(".p7m")
-        if missingIssuer && (command.contains("--historical") || command.contains("--partial-chain")) { return [1] }
+        if missingIssuer && (command.contains("--historical") || command.contains("--partial-chain")) {
+            // The step that needs the issuer the user is told to get first, as issuer.pem: without
+            // it, the file to trust cannot be read (2).
+            return command.contains("--ca-file issuer.pem") ? [2] : [1]
+        }
         return [0]
     }
 
@@ -68,20 +75,22 @@ struct NextStepsRunTests {
         }
     }
 
-    /// `checkArguments`: the options of the check (its trust options, which its steps carry).
+    /// `report`: the command whose report is read (`check`, `verify`); `checkArguments`: its
+    /// options (the trust options, which the steps carry).
     static func runEverySteps(
-        _ files: [(path: String, otherName: String)], bin: URL, checkArguments: [String] = []
+        _ files: [(path: String, otherName: String)], bin: URL, report command: String = "check",
+        checkArguments: [String] = []
     ) throws {
         var ran = 0
         for (path, otherName) in files {
             for name in ["apple-app-site-association", otherName] {
                 let report = try withTemporaryDirectory { directory in
                     try FileManager.default.copyItem(at: URL(fileURLWithPath: path), to: directory.child(name))
-                    return CLI.run(["check", name] + checkArguments, in: directory)
+                    return CLI.run([command, name] + checkArguments, in: directory)
                 }
                 #expect([0, 1].contains(report.status), "\(name) from \(path): \(report)")
                 let groups = Self.commands(inReport: report.stdoutText)
-                #expect(!groups.isEmpty, "check printed no command for \(path)")
+                #expect(!groups.isEmpty, "\(command) printed no command for \(path)")
                 for group in groups {
                     try withTemporaryDirectory { directory in
                         try FileManager.default.copyItem(at: URL(fileURLWithPath: path), to: directory.child(name))
@@ -104,6 +113,16 @@ struct NextStepsRunTests {
             }
         }
         #expect(ran >= 2 * files.count, "\(ran) commands run")
+    }
+
+    @Test("every next step of verify runs as printed, for every signed corpus file under its served name and another")
+    func everyVerifyStepRuns() throws {
+        let files = Self.files.filter { $0.path.hasSuffix(".p7m") }
+        try #require(files.count == RealWorldCorpus.expectedSignedCount, "\(files.count)")
+        try withTemporaryDirectory { bin in
+            try FileManager.default.createSymbolicLink(at: bin.child("aasa"), withDestinationURL: CLI.executable)
+            try Self.runEverySteps(files, bin: bin, report: "verify")
+        }
     }
 
     @Test("a file of a private PKI checked with --ca-file: the steps carry its trust options, and run")
