@@ -57,6 +57,10 @@ public struct AuditConfiguration: Sendable {
     /// signed, against this store of roots through time (``VerificationOptions/historical``).
     /// The TLS chain is never checked so. Nil (the default): off.
     public var historical: HistoricalTrustStore?
+    /// Give each report what the domain served (``DomainReport/captured``: the body of the file
+    /// iOS would use, the status line and headers, the TLS chain), for a caller that keeps it
+    /// (`aasa audit --save`). False (the default): reports carry none of it.
+    public var capturesResponse = false
 
     public init(
         trust: TrustConfiguration = TrustConfiguration(), checkTime: Date? = nil, timeout: TimeInterval = 10,

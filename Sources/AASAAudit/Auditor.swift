@@ -110,6 +110,7 @@ public final class Auditor: Sendable {
         let clock = NIODeadline.now()
         let checkTime = configuration.checkTime
         let verifier = signatureVerifier
+        let captures = configuration.capturesResponse
         let cdnFetch = cdnBase.map { base in
             let target = base.url(for: domain)
             return route(host: target.host, port: target.port, cdn: true, on: eventLoop).flatMap { route in
@@ -127,9 +128,11 @@ public final class Auditor: Sendable {
                 let analysis = DomainAnalysis(
                     domain: domain, wellKnown: paths[0], root: paths[1], cdn: cdn,
                     verifier: verifier, checkTime: checkTime ?? Date())
-                return analysis.report(
+                var report = analysis.report(
                     startedAt: startedAt,
                     durationMs: (Double((NIODeadline.now() - clock).nanoseconds) / 1e5).rounded() / 10)
+                if captures { report.captured = analysis.captured() }
+                return report
             }
         }.flatMapErrorThrowing { error in
             // Only a shut-down thread pool gets here.

@@ -299,7 +299,7 @@ import Testing
     @Test func summarizeIsASubcommandOfAuditAndAuditIsUnchanged() throws {
         let help = CLI.run(["audit", "summarize", "--help"])
         #expect(help.status == 0, "\(help)")
-        #expect(help.stdoutText.contains("USAGE: aasa audit summarize [<file> ...]"), "\(help)")
+        #expect(help.stdoutText.contains("USAGE: aasa audit summarize [<options>] <file.jsonl> ..."), "\(help)")
         #expect(help.stdoutText == CLI.run(["help", "audit", "summarize"]).stdoutText)
         let auditHelp = CLI.run(["audit", "--help"])
         #expect(auditHelp.status == 0 && auditHelp.stdoutText.contains("USAGE: aasa audit"), "\(auditHelp)")

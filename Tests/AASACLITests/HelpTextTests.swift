@@ -52,6 +52,16 @@ struct HelpTextTests {
         return nil
     }
 
+    @Test(
+        "every USAGE line has one shape: aasa COMMAND [<options>] then the arguments",
+        arguments: subcommands + ["audit summarize"])
+    func usageLinesAreConsistent(command: String) {
+        let help = CLI.run(command.split(separator: " ").map(String.init) + ["--help"])
+        let usage = help.stdoutText.split(separator: "\n").first { $0.hasPrefix("USAGE: ") }
+        #expect(usage?.hasPrefix("USAGE: aasa \(command) [<options>]") == true, "\(command): \(usage ?? "none")")
+        #expect(usage.map { !$0.contains("--") } == true, "\(command) lists its options: \(usage ?? "")")
+    }
+
     @Test("no option's help names its default or lists its values twice", arguments: subcommands)
     func eachDefaultAndValueListOnce(subcommand: String) throws {
         let help = CLI.run([subcommand, "--help"])

@@ -194,3 +194,7 @@ openssl smime -sign -nodetach -in apple-app-site-association.json -signer certs/
 cp apple-app-site-association shop.p7m
 cp nochain.p7m stranger.p7m
 cp apple-app-site-association help.p7m
+
+# verify-a-signed-file.md's CI step: the site's signed file under public/.
+mkdir -p public
+cp apple-app-site-association public/apple-app-site-association

@@ -102,6 +102,15 @@ struct DomainAnalysis {
             startedAt: startedAt, durationMs: durationMs)
     }
 
+    /// What the domain served, for ``DomainReport/captured``: the answer of the path iOS would
+    /// use (as ``build(startedAt:durationMs:)`` picks it), else the `.well-known` one.
+    func captured() -> CapturedResponse {
+        let tls = wellKnown.tls ?? root.tls
+        if serves(wellKnown) { return CapturedResponse(wellKnown, served: true, tls: tls) }
+        if serves(root) { return CapturedResponse(root, served: true, tls: tls) }
+        return CapturedResponse(wellKnown, served: false, tls: tls)
+    }
+
     /// As ``DeprecationReport``: one function decides for both.
     static func verdict(_ diagnostics: [AuditDiagnostic]) -> AuditVerdict {
         AuditVerdict(DeprecationReport.Verdict(severities: diagnostics.map(\.severity)))

@@ -55,6 +55,9 @@ struct FetchedResponse: Sendable {
     var body: Data
     /// Reading stopped at the cap (the body is longer than `body`).
     var truncated: Bool
+    /// The status line as the HTTP parser gave it (`HTTP/1.1 200 OK`: SwiftNIO keeps the code
+    /// and gives a known code its standard reason phrase), for ``CapturedResponse``.
+    var statusLine = ""
 
     var declaredLength: Int? { headers.first(name: "content-length").flatMap { Int($0) } }
 }
@@ -66,6 +69,9 @@ struct TLSObservation: Sendable {
     var leaf: X509Certificate?
     /// The leaf's SubjectPublicKeyInfo (DER), for "same key".
     var leafPublicKey: [UInt8]?
+    /// The certificates as the server sent them (leaf first; those that parse), shared with
+    /// ``ServerChainCache``: for ``CapturedResponse``.
+    var certificates: [X509Certificate] = []
     /// EMFILE or ENFILE when the chain did not verify as trusted while this machine had no file
     /// descriptor free: the anchors are looked up in files (system roots, `--ca-dir`), so the
     /// verdict may be this machine's, not the server's. The fetcher waits and tries again.

@@ -120,7 +120,9 @@ final class FetchState {
         var response: FetchedResponse?
         if let head {
             response = FetchedResponse(
-                status: Int(head.status.code), headers: head.headers, body: body, truncated: truncated)
+                status: Int(head.status.code), headers: head.headers, body: body, truncated: truncated,
+                statusLine:
+                    "HTTP/\(head.version.major).\(head.version.minor) \(head.status.code) \(head.status.reasonPhrase)")
         }
         if var observed = tls {
             observed.report.version = tlsVersion

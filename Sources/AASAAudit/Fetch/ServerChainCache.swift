@@ -102,7 +102,7 @@ final class ServerChainCache: @unchecked Sendable {
         let shortage = result.verdict.code == "untrusted" ? DescriptorShortage.probe() : nil
         return TLSObservation(
             report: report, leaf: entry.certificates.first, leafPublicKey: entry.leafPublicKey,
-            descriptorShortage: shortage)
+            certificates: entry.certificates, descriptorShortage: shortage)
     }
 
     /// Parses a chain not seen before.

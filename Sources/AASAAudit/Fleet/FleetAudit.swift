@@ -6,7 +6,7 @@ import Foundation
 /// finishes (`ordered: false`). Entries are taken from the source only as there is room, so a
 /// list of 100,000 domains costs the memory of its window.
 ///
-/// ``run(_:invalid:tick:report:)`` blocks the calling thread and calls back on it; ``reports(from:)``
+/// ``run(_:invalid:tick:arrived:report:)`` blocks the calling thread and calls back on it; ``reports(from:)``
 /// is the same run as an `AsyncSequence`.
 public struct FleetAudit: Sendable {
     public let auditor: Auditor
@@ -34,10 +34,13 @@ public struct FleetAudit: Sendable {
 
     /// Runs the audit of every entry of `source`, calling back on this thread: `invalid` for an
     /// entry that is not a domain (in its place), `tick` with the number in flight about five
-    /// times a second and after each batch of completions, `report` for each domain.
+    /// times a second and after each batch of completions, `arrived` with each report as soon as
+    /// it is done (before it waits for the earlier ones: where a caller saves and drops
+    /// ``DomainReport/captured``), `report` for each domain.
     public func run(
         _ source: some FleetEntrySource, invalid: (_ origin: String, _ message: String) -> Void = { _, _ in },
-        tick: (_ inFlight: Int) -> Void = { _ in }, report: (DomainReport) -> Void
+        tick: (_ inFlight: Int) -> Void = { _ in }, arrived: (inout DomainReport) -> Void = { _ in },
+        report: (DomainReport) -> Void
     ) -> Outcome {
         var outcome = Outcome()
         let completions = Completions()
@@ -68,7 +71,9 @@ public struct FleetAudit: Sendable {
             }
             if inFlight == 0 && exhausted { break }
             tick(inFlight)
-            for (index, completed) in completions.take(waitingUntil: Date().addingTimeInterval(0.2)) {
+            for (index, done) in completions.take(waitingUntil: Date().addingTimeInterval(0.2)) {
+                var completed = done
+                arrived(&completed)
                 inFlight -= 1
                 outcome.audited += 1
                 if outcome.audited % Self.trimInterval == 0 { HeapTrim.now() }

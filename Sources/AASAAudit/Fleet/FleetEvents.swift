@@ -12,7 +12,7 @@ public enum FleetEvent: Sendable {
 
 extension FleetAudit {
     /// The audit of every entry of `source` as an `AsyncSequence` of events, in the order
-    /// ``run(_:invalid:tick:report:)`` gives them. The run happens on a thread of its own and
+    /// ``run(_:invalid:tick:arrived:report:)`` gives them. The run happens on a thread of its own and
     /// stays at most a window (four times ``concurrency``) of events ahead of the consumer, so a
     /// slow consumer holds the audit back instead of letting reports pile up. Iterate it once;
     /// ending the iteration early stops taking entries (the domains in flight finish).

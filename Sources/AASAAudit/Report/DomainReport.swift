@@ -29,6 +29,9 @@ public struct DomainReport: Sendable, Encodable {
     /// When the audit of this domain started, and how long it took (ms).
     public var startedAt: Date
     public var durationMs: Double
+    /// What the domain served, with ``AuditConfiguration/capturesResponse`` (nil otherwise):
+    /// never encoded, so that a caller can save it and let it go with the report.
+    public var captured: CapturedResponse? = nil
 
     /// The most serious severity among the findings.
     public var highestSeverity: Severity? { diagnostics.map(\.severity).max() }

@@ -37,6 +37,11 @@ final class AuditPrinter {
     var otherShards = 0
     /// Where the output goes: standard output, or the `--resume` file.
     private let output: (Data) -> Void
+    /// `--save DIR`: where each domain's files went, for the next steps' `FILE`.
+    var saver: AuditSaver?
+    /// This run's trust options as command-line words, for the next steps of a file whose
+    /// signature it verified.
+    var trustWords: [String] = []
 
     init(
         format: BatchFormat, reports: ReportCollector, failOn: Severity, selection: RuleSelection = .everything,
@@ -69,11 +74,18 @@ final class AuditPrinter {
         reports.unreadable(CLIFailure(origin, message))
     }
 
+    /// A failure that is not a domain's finding (a file `--save` could not write): one line.
+    func problem(_ failure: CLIFailure) {
+        progress?.clear()
+        Diagnostics.emit(failure.path, .error, failure.message)
+    }
+
     func tick(inFlight: Int) {
         progress?.update(done: domains, inFlight: inFlight)
     }
 
     func domain(_ audited: DomainReport) {
+        let saved = saver?.take(audited.domain)
         let (report, dropped) = audited.selecting(selection)
         suppressed += dropped
         domains += 1
@@ -86,7 +98,13 @@ final class AuditPrinter {
         }
         switch format {
         case .text:
-            write(AuditText.block(report) + "\n")
+            let verified = ["valid", "valid-then"].contains(report.file?.signature?.verdict ?? "")
+            let trust = verified ? trustWords : []
+            let saving = saver != nil
+            write(
+                AuditText.block(report) {
+                    AuditSaver.filledIn($0, file: saved ?? nil, trust: trust, saving: saving)
+                } + "\n")
             table.append([
                 report.domain, report.verdict.rawValue, AuditText.servedFrom(report), report.file?.kind ?? "-",
                 report.tls?.verdict ?? "-", String(report.count(.error)), String(report.count(.warning)),
@@ -245,7 +263,8 @@ enum AuditText {
 
     static func day(_ date: Date) -> String { TextReport.date(date) }
 
-    static func block(_ report: DomainReport) -> String {
+    /// `step` fills a next step's `FILE` in (``AuditSaver/filledIn(_:file:trust:saving:)``).
+    static func block(_ report: DomainReport, step: (String) -> String = { $0 }) -> String {
         var lines = ["\(report.domain): \(report.verdict.rawValue)"]
         for path in report.paths { lines += self.path(path, label: "GET") }
         if let tls = report.tls {
@@ -290,7 +309,7 @@ enum AuditText {
             if cdn.comparison != "not-compared" { lines.append("      compared with the origin: \(cdn.comparison)") }
             for (name, value) in cdn.failure.sorted(by: { $0.key < $1.key }) { lines.append("      \(name): \(value)") }
         }
-        lines += findings(report)
+        lines += findings(report, step: step)
         // Each line escaped (TerminalText): a hostile server's certificate subject, header or
         // JSON value cannot forge a line of the report or drive the terminal.
         return StandardStreams.escaped(lines)
@@ -329,7 +348,7 @@ enum AuditText {
         return lines
     }
 
-    private static func findings(_ report: DomainReport) -> [String] {
+    private static func findings(_ report: DomainReport, step: (String) -> String) -> [String] {
         let shown = report.diagnostics.filter { $0.severity != .info }
         let info = report.diagnostics.count - shown.count
         guard !report.diagnostics.isEmpty else { return ["  findings: none"] }
@@ -347,7 +366,7 @@ enum AuditText {
             if let entry = HostingRules.entries[diagnostic.rule] {
                 lines.append("        next step: \(entry.fix)")
             } else if let item = report.file?.items.first(where: { $0.rule == diagnostic.rule }) {
-                lines.append("        next step: \(item.nextStep)")
+                lines.append("        next step: \(step(item.nextStep))")
             }
         }
         if info > 0 { lines.append("    (and \(info) info finding\(info == 1 ? "" : "s"): --format json lists them)") }

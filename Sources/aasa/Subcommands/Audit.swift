@@ -12,6 +12,7 @@ extension AASACommand {
             commandName: "audit",
             _superCommandName: AASACommand.name,
             abstract: "Fetch live domains' AASA files over HTTPS, as Apple does, and report what is legacy or broken.",
+            usage: "aasa audit [<options>] [<domain> ...]\n       aasa audit summarize [<options>] <file.jsonl> ...",
             discussion: """
                 For each domain, fetches https://DOMAIN/.well-known/apple-app-site-association and the legacy \
                 https://DOMAIN/apple-app-site-association without following redirects, records status, \
@@ -23,7 +24,8 @@ extension AASACommand {
                 curl reads them. Guide: docs/audit.md.
 
                 Exit status: 0 no finding at or above --fail-on (default error); 1 findings at that level; \
-                2 a domain entry or a --ca-file/--domains-file/--resume file cannot be read or used, or a domain was not \
+                2 a domain entry or a --ca-file/--domains-file/--resume file cannot be read or used, a --save file \
+                cannot be written, or a domain was not \
                 audited because this machine ran out of file descriptors or the proxy could not be used (the other \
                 domains are still audited), or no name that this machine looked up resolved (one 'no name \
                 resolved' line says so: offline, or a DNS that answers nothing); \
@@ -130,6 +132,12 @@ extension AASACommand {
         @OptionGroup(title: "Politeness (docs/audit.md)")
         var politeness: PolitenessOptions
 
+        @Option(
+            help: ArgumentHelp(
+                "Keep what each domain served under DIR/DOMAIN/: the file as received, its status line and headers, the TLS chain (PEM); the text report's next steps then name the saved file.",
+                valueName: "dir"))
+        var save: String?
+
         /// The body cap: `--max-input-size` or `--max-bytes`.
         private var bodyCap: Int { limits.givenInputSize ?? maxBytes }
 
@@ -174,6 +182,18 @@ extension AASACommand {
             try TimeArgument.validate(atTime)
         }
 
+        /// The trust options of this run as command-line words (quoted), for the next steps
+        /// that verify or convert a saved file as this audit did.
+        private var trustWords: [String] {
+            var words: [String] = []
+            for file in anchors.caFiles { words += ["--ca-file", ShellWord.quoted(file)] }
+            for directory in anchors.caDirectories { words += ["--ca-dir", ShellWord.quoted(directory)] }
+            if anchors.noSystemRoots { words.append("--no-system-roots") }
+            if let atTime { words += ["--at", ShellWord.quoted(atTime)] }
+            if historical.enabled { words.append("--historical") }
+            return words
+        }
+
         func run() throws {
             var auditor: Auditor?
             var source: DomainSource?
@@ -193,6 +213,7 @@ extension AASACommand {
                     resolverThreads: min(self.concurrency, 256), rate: politeness.rate,
                     maximumPerAddress: politeness.maximumPerAddress)
                 configuration.historical = try historical.store()
+                configuration.capturesResponse = save != nil
                 source = try DomainSource(arguments: domains, file: domainsFile)
                 source?.selection = largeScan.selection(log)
                 do {
@@ -216,6 +237,12 @@ extension AASACommand {
                 progress: showProgress
                     ? ProgressBar(total: total, delay: progress == true ? 0 : ProgressBar.delay) : nil,
                 output: log.map { log in log.append } ?? StandardStreams.out)
+            if let save {
+                try reportingFailures(path: save) {
+                    printer.saver = try AuditSaver(directory: save) { [unowned printer] in printer.problem($0) }
+                }
+                printer.trustWords = trustWords
+            }
             // The descriptors this run may open decide how many domains can be in flight: a
             // local limit, never a verdict on the domains (issue #15).
             let allowed = DescriptorLimit.auditConcurrency(allowedBy: DescriptorLimit.current)  // raised at start
@@ -228,7 +255,10 @@ extension AASACommand {
                 concurrency = allowed
             }
             let outcome = FleetAudit(auditor: auditor, concurrency: concurrency, ordered: printer.format != .jsonl)
-                .run(source, invalid: printer.invalid, tick: printer.tick, report: printer.domain)
+                .run(
+                    source, invalid: printer.invalid, tick: printer.tick, arrived: { printer.saver?.save(&$0) },
+                    report: printer.domain)
+            printer.saver?.finish()
             printer.otherShards = source.selection.otherShards
             try printer.finish()
             // Offline, or behind a DNS that answers nothing, every domain is broken for a reason
@@ -247,7 +277,7 @@ extension AASACommand {
                 Diagnostics.emit(largeScan.resume ?? "-", .note, note)
             }
             if outcome.invalidEntries > 0 || printer.notAuditedDomains > 0 || printer.summaryIncomplete
-                || printer.unencodable > 0 || lookups.noneResolved
+                || printer.unencodable > 0 || lookups.noneResolved || (printer.saver?.failures ?? 0) > 0
             {
                 throw ExitStatus.badInput
             }

@@ -20,6 +20,7 @@ extension AASACommand.Audit {
             _superCommandName: "\(AASACommand.name) audit",
             abstract:
                 "Summarize 'aasa audit --format jsonl' result files: domains by verdict, findings by rule, signers by expiry.",
+            usage: "aasa audit summarize [<options>] <file.jsonl> ...",
             discussion: """
                 Reads each FILE line by line ('-' for standard input) and counts each domain once: when \
                 several records name the same domain (overlapping shards, a resumed run), the last one read \

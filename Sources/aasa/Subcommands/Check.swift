@@ -97,31 +97,9 @@ extension AASACommand {
             return plain(message) == plain(title)
         }
 
-        /// A next step with the file's name where the guidance says FILE, quoted for a shell
-        /// when it needs it, so that the command can be run as printed.
-        /// `step` with the file's path for `FILE`; for a file that is itself the served name in
-        /// the working directory, `convert … --in-place` for `-o apple-app-site-association`
-        /// (which would name the input as the output, a usage error).
-        /// `trust`: the trust options of a check whose file verified with them (a private PKI's
-        /// `--ca-file`), which then replace `--historical` (Mozilla's store of the time) in the
-        /// step, so that it verifies the file as the check did.
+        /// A next step with the file's name where the guidance says FILE (``NextStepText``).
         static func filledIn(_ step: String, file: String, trust: [String] = []) -> String {
-            var step = step
-            if !trust.isEmpty {
-                step = step.replacingOccurrences(
-                    of: " FILE --historical", with: " FILE " + trust.joined(separator: " ")
-                )
-                .replacingOccurrences(
-                    of: ": verified as it was when signed, which a file valid today also passes",
-                    with: ": verified as this check verified it")
-            }
-            guard file != "-" else { return step }
-            step = step.replacingOccurrences(of: " FILE", with: " " + ShellWord.quoted(file))
-            let served = "apple-app-site-association"
-            if URL(fileURLWithPath: file).standardizedFileURL == URL(fileURLWithPath: served).standardizedFileURL {
-                step = step.replacingOccurrences(of: " -o \(served)`", with: " --in-place`")
-            }
-            return step
+            NextStepText.filledIn(step, file: file, trust: trust, verifier: "check")
         }
 
         private func text(_ report: DeprecationReport, suppressed: Int) -> [String] {

@@ -10,6 +10,7 @@ extension AASACommand {
             _superCommandName: AASACommand.name,
             abstract:
                 "Compare what two AASA files mean: apps per service, rules per app, probe URLs whose verdict changes.",
+            usage: "aasa diff [<options>] <old> <new>",
             discussion: """
                 Per service, the apps gained and lost; per applinks app, the rules of the entry that decides \
                 for it (the first naming it) added, removed, changed (another rule at the same place) or \

@@ -9,6 +9,7 @@ extension AASACommand {
             commandName: "inspect",
             _superCommandName: AASACommand.name,
             abstract: "Show the structure of a signed file: algorithms, signed attributes, certificates, content.",
+            usage: "aasa inspect [<options>] <file>",
             discussion: """
                 Nothing is verified: use verify for that (except with --historical, which adds the
                 embedded chain checked against Mozilla's root store through time: valid-then with its

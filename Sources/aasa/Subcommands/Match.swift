@@ -9,6 +9,7 @@ extension AASACommand {
             commandName: "match",
             _superCommandName: AASACommand.name,
             abstract: "Say which app (if any) opens each URL as a universal link, as iOS decides it.",
+            usage: "aasa match [<options>] <file> [<url> ...]",
             discussion: """
                 Each app is evaluated on its own: the first entry naming it decides, its rules in \
                 order, the first matching rule wins, exclude blocks. See docs/matching.md. A signed file's \

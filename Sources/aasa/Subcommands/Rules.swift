@@ -9,6 +9,7 @@ extension AASACommand {
             commandName: "rules",
             _superCommandName: AASACommand.name,
             abstract: "List every rule, or show the whole documentation of the rules named.",
+            usage: "aasa rules [<options>] [<rule> ...]",
             discussion: """
                 Without a rule: the same list as 'aasa lint --list-rules' (severity, category, the version \
                 that added the rule, the command that fixes it), the lint rules, then the findings check and \

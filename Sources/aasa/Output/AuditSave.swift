@@ -1,0 +1,172 @@
+import AASA
+import AASAAudit
+import Foundation
+
+/// `aasa audit --save DIR`: keeps what each domain served under `DIR/<domain>/`, as each
+/// report arrives (``FleetAudit`` hands it over before it waits for the earlier ones), and lets
+/// the body go with it: memory stays that of the reports in flight.
+///
+/// - `apple-app-site-association`: the body of the file iOS would use, exactly as received
+///   (none when no path served a complete 200 answer within the size cap);
+/// - `headers.txt`: that answer's status line and header fields, one a line, as received;
+/// - `tls-chain.pem`: the certificates the server sent in the TLS handshake, leaf first;
+/// - `metadata.json`: which URL the files are of, whether it served the file, the status, the
+///   files written; written last, so a domain's set is complete when it is there.
+///
+/// Every file is written atomically (``OutputFile``) in the domain's directory, opened below
+/// `DIR` without following a symbolic link; the domain's name (validated by ``AuditDomain``)
+/// is checked again to be one plain name. A failure is one error line naming the file; the
+/// domain's other files are not written and the run ends with exit status 2.
+final class AuditSaver {
+    static let bodyName = "apple-app-site-association"
+    static let headersName = "headers.txt"
+    static let chainName = "tls-chain.pem"
+    static let metadataName = "metadata.json"
+
+    /// `DIR` as the user gave it, for the paths printed.
+    let directory: String
+    private let root: DirectoryHandle
+    /// Where each domain's body went (nil: no body, or it could not be written), in arrival
+    /// order per domain name (a domain listed twice is saved twice), until its report is printed.
+    private var outcomes: [String: [String?]] = [:]
+    /// Domains whose files could not all be written: exit status 2.
+    private(set) var failures = 0
+    /// Says a failure (one line on standard error, clear of the progress bar).
+    private let problem: (CLIFailure) -> Void
+
+    /// Makes `DIR` when missing and opens it (following links: the user named it).
+    /// - Throws: ``CLIFailure`` naming `DIR` when it cannot be made or opened.
+    init(directory: String, problem: @escaping (CLIFailure) -> Void) throws {
+        self.directory = directory
+        self.problem = problem
+        var info = stat()
+        if lstat(directory, &info) != 0 {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw CLIFailure(directory, "cannot save (--save): cannot create the directory")
+            }
+        }
+        do {
+            root = try DirectoryHandle(opening: directory)
+        } catch let failure as DirectoryHandle.CannotOpen {
+            throw CLIFailure(directory, "cannot save (--save): \(String(cString: strerror(failure.code)))")
+        }
+    }
+
+    /// The directory name for a domain as reported (`host` or `host:port`): itself when it is
+    /// one plain name (ASCII letters, digits, `.`, `-`, `_`, `:`; not `.` or `..`), else nil.
+    static func directoryName(_ domain: String) -> String? {
+        let allowed = domain.utf8.allSatisfy { byte in
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+                || byte == UInt8(ascii: ":")
+        }
+        guard allowed, !domain.isEmpty, domain.utf8.count <= 255, domain != ".", domain != ".." else { return nil }
+        return domain
+    }
+
+    /// `DIR/name`, as printed and used in the next steps.
+    func path(_ names: String...) -> String {
+        ([directory.hasSuffix("/") ? String(directory.dropLast()) : directory] + names).joined(separator: "/")
+    }
+
+    /// Saves what `report` carries and drops it from the report.
+    func save(_ report: inout DomainReport) {
+        guard let captured = report.captured else { return }
+        report.captured = nil
+        let saved: String?
+        do {
+            saved = try write(captured, domain: report.domain)
+        } catch {
+            failures += 1
+            problem(CLIFailure(path(Self.directoryName(report.domain) ?? report.domain), describing: error))
+            saved = nil
+        }
+        outcomes[report.domain, default: []].append(saved)
+    }
+
+    /// Where `domain`'s body was saved (nil: none), once its report is printed; nil when it
+    /// was not saved at all.
+    func take(_ domain: String) -> String?? {
+        guard var list = outcomes[domain], !list.isEmpty else { return nil }
+        let first = list.removeFirst()
+        outcomes[domain] = list.isEmpty ? nil : list
+        return .some(first)
+    }
+
+    /// Flushes the saved files to disk (one `syncfs`, not one `fsync` a file).
+    func finish() {
+        OutputFile.flush([path("x")])
+    }
+
+    /// Writes the files of one domain; returns the body's path when one was written.
+    private func write(_ captured: CapturedResponse, domain: String) throws -> String? {
+        guard let name = Self.directoryName(domain) else {
+            throw CLIFailure(domain, "cannot save (--save): not a plain directory name; nothing written")
+        }
+        let folder: DirectoryHandle
+        do {
+            folder = try root.child(name, creating: true)
+        } catch let change as TreeChange {
+            throw change.failure(for: path(name), "cannot save (--save), nothing written")
+        } catch let failure as DirectoryHandle.CannotOpen {
+            throw CLIFailure(path(name), "cannot save (--save): \(failure.description); nothing written")
+        }
+        var files: [(name: String, data: Data)] = []
+        if let body = captured.body { files.append((Self.bodyName, body)) }
+        if let status = captured.statusLine {
+            var text = status + "\n"
+            for field in captured.headers { text += "\(field.name): \(field.value)\n" }
+            files.append((Self.headersName, Data(text.utf8)))
+        }
+        if !captured.tlsChain.isEmpty {
+            // A certificate that cannot be encoded again is left out, never written half.
+            let pem = captured.tlsChain.compactMap { try? $0.pemRepresentation }.joined()
+            files.append((Self.chainName, Data(pem.utf8)))
+        }
+        let policy = OutputFile.Policy(durable: false)
+        for file in files {
+            try OutputFile.write(file.data, in: folder, name: file.name, path: path(name, file.name), policy: policy)
+        }
+        // Files of an earlier run that this answer has not (a body no longer served) would be
+        // taken for this run's: removed, if they are regular files.
+        for stale in [Self.bodyName, Self.headersName, Self.chainName]
+        where !files.contains(where: { $0.name == stale }) {
+            if let entry = folder.entry(stale), (entry.st_mode & S_IFMT) == S_IFREG {
+                unlinkat(folder.descriptor, stale, 0)
+            }
+        }
+        let metadata: [String: Any] = [
+            "domain": domain, "url": captured.url,
+            "path": captured.url.hasSuffix("/.well-known/apple-app-site-association") ? ".well-known" : "root",
+            "served": captured.served, "statusLine": captured.statusLine ?? NSNull(),
+            "failure": captured.failure ?? NSNull(), "files": files.map(\.name),
+            "savedAt": ISO8601DateFormatter().string(from: Date()), "aasaVersion": AASAVersion.number,
+        ]
+        let json = try JSONSerialization.data(
+            withJSONObject: metadata, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
+        try OutputFile.write(
+            json + Data("\n".utf8), in: folder, name: Self.metadataName, path: path(name, Self.metadataName),
+            policy: policy)
+        return captured.body == nil ? nil : path(name, Self.bodyName)
+    }
+
+    /// A next step of the text report with `FILE` filled in: inside each backquoted `aasa …`
+    /// command, `FILE` becomes `file` (shell-quoted), and, when this run verified the file's
+    /// signature with them, `FILE --historical` carries its trust options (`trust`), as `aasa
+    /// check` fills its steps. With no file, the step keeps `FILE` and says why.
+    /// - Parameters:
+    ///   - file: the saved body's path; nil when there is none.
+    ///   - saving: whether `--save` was given (to say what to do about a missing file).
+    static func filledIn(_ step: String, file: String?, trust: [String], saving: Bool) -> String {
+        guard NextStepText.namesFile(step) else { return step }
+        guard let file else {
+            return step
+                + (saving
+                    ? " (FILE: the file the domain serves, which could not be saved: see standard error)"
+                    : " (FILE: the file the domain serves; audit with --save DIR to keep it)")
+        }
+        return NextStepText.filledIn(step, file: file, trust: trust, verifier: "audit")
+    }
+}
