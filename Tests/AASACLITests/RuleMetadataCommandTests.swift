@@ -103,6 +103,13 @@ struct RuleMetadataCommandTests {
         #expect(ran >= commands.count, "\(ran) examples run")
     }
 
+    @Test("audit's help has EXAMPLES too, which say that they contact the domains they name (not run here)")
+    func auditHelpExamples() {
+        let help = CLI.run(["audit", "--help"]).stdoutText
+        #expect(help.contains("EXAMPLES (these contact the domains they name):"), "\(help)")
+        #expect(help.contains("  aasa audit summarize results.jsonl"), "\(help)")
+    }
+
     @Test("every rule marked fixable: its finding is there before the command and gone after it")
     func fixesWork() throws {
         let listed = CLI.run(["lint", "--list-rules", "--format", "json"])

@@ -30,6 +30,13 @@ extension AASACommand {
                 domains are still audited), or no name that this machine looked up resolved (one 'no name \
                 resolved' line says so: offline, or a DNS that answers nothing); \
                 64 usage error.
+
+                EXAMPLES (these contact the domains they name):
+                  aasa audit example.com www.example.com --cdn
+                  aasa audit --domains-file domains.txt --format jsonl > results.jsonl
+                  aasa audit --domains-file domains.txt --save served/ --format jsonl \\
+                    > results.jsonl
+                  aasa audit summarize results.jsonl
                 """,
             subcommands: [Summarize.self]
         )
