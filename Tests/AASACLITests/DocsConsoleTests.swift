@@ -57,20 +57,7 @@ struct DocsConsoleTests {
     static func run(page: String) throws -> (ran: Int, mismatches: [Mismatch]) {
         let markdown = try String(contentsOf: Repository.root.appendingPathComponent(page), encoding: .utf8)
         let transcript = ConsoleTranscript(markdown: markdown)
-        return try withTemporaryDirectory { scratch in
-            let directory = scratch.child("examples")
-            let bin = scratch.child("bin")
-            try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
-            try FileManager.default.createSymbolicLink(at: bin.child("aasa"), withDestinationURL: CLI.executable)
-            let setUp = ProcessRunner.run(
-                URL(fileURLWithPath: "/bin/bash"),
-                [Repository.root.appendingPathComponent("docs/examples/setup.sh").path, directory.path],
-                environment: ["AASA": CLI.executable.path], in: Repository.root)
-            try #require(setUp.status == 0, "docs/examples/setup.sh: \(setUp)")
-            let environment = [
-                "PATH": bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
-                "NO_COLOR": "1", "TZ": "UTC", "LC_ALL": "C.UTF-8", "AASA_RULES_URL": "",
-            ]
+        return try DocsExamplesDirectory.with { directory, environment in
             var ran = 0
             var mismatches: [Mismatch] = []
             for block in transcript.blocks {

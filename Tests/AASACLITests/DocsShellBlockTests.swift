@@ -82,20 +82,7 @@ struct DocsShellBlockTests {
     func blocksRunAsPrinted() throws {
         let run = try Self.allBlocks().filter { $0.notRun == nil }
         try #require(!run.isEmpty)
-        try withTemporaryDirectory { scratch in
-            let directory = scratch.child("examples")
-            let bin = scratch.child("bin")
-            try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
-            try FileManager.default.createSymbolicLink(at: bin.child("aasa"), withDestinationURL: CLI.executable)
-            let setUp = ProcessRunner.run(
-                URL(fileURLWithPath: "/bin/bash"),
-                [Repository.root.appendingPathComponent("docs/examples/setup.sh").path, directory.path],
-                environment: ["AASA": CLI.executable.path], in: Repository.root)
-            try #require(setUp.status == 0, "docs/examples/setup.sh: \(setUp)")
-            let environment = [
-                "PATH": bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
-                "NO_COLOR": "1", "TZ": "UTC", "LC_ALL": "C.UTF-8",
-            ]
+        try DocsExamplesDirectory.with { directory, environment in
             for block in run {
                 let result = ProcessRunner.run(
                     URL(fileURLWithPath: "/bin/bash"), ["-e", "-c", block.text], environment: environment,
