@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Builds what a user installs into dist/ (the directory is emptied first):
 #   aasa-VERSION-linux-ARCH.tar.gz  aasa-VERSION/{bin/aasa, share/man/man1/aasa.1, completions for
-#                                   bash, zsh and fish, LICENSE, NOTICE, README.md, CHANGELOG.md}
-#   aasa_VERSION_DEBARCH.deb        /usr/bin/aasa, its man page, completions and copyright;
-#                                   no Depends: the program is fully static
+#                                   bash, zsh and fish, share/doc/aasa/{README.md, docs/},
+#                                   LICENSE, NOTICE, README.md, CHANGELOG.md}
+#   aasa_VERSION_DEBARCH.deb        /usr/bin/aasa, its man page, completions, copyright, and
+#                                   /usr/share/doc/aasa/{README.md, docs/}; no Depends: the
+#                                   program is fully static
+# The documentation keeps the repository's layout (README.md beside docs/), so that its links
+# work, and the help texts name the installed pages (Sources/aasa/Support/InstalledDocs.swift).
 #   SHA256SUMS                      of both, in `sha256sum -c` format
 # VERSION is the last word of the first line of `aasa --version`.
 #
@@ -106,6 +110,12 @@ install -D -m 644 "$work/completion.fish" "$tree/share/fish/vendor_completions.d
 for doc in LICENSE NOTICE README.md CHANGELOG.md; do
     if [ -f "$doc" ]; then install -m 644 "$doc" "$tree/$doc"; fi
 done
+# install_docs DIR: README.md and the committed docs/ into DIR.
+install_docs() {
+    install -D -m 644 README.md "$1/README.md"
+    git ls-files -z docs | while IFS= read -r -d '' page; do install -D -m 644 "$page" "$1/$page"; done
+}
+install_docs "$tree/share/doc/aasa"
 stamp "$tree"
 tarball="dist/aasa-$version-linux-$arch.tar.gz"
 (
@@ -141,6 +151,7 @@ mkdir -p "$root/usr/share/doc/aasa"
 if [ -f CHANGELOG.md ]; then
     gzip -9n < CHANGELOG.md > "$root/usr/share/doc/aasa/CHANGELOG.md.gz"
 fi
+install_docs "$root/usr/share/doc/aasa"
 # A static binary is this package's point, not a mistake.
 mkdir -p "$root/usr/share/lintian/overrides"
 echo "aasa: statically-linked-binary [usr/bin/aasa]" > "$root/usr/share/lintian/overrides/aasa"

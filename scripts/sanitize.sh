@@ -12,17 +12,25 @@ cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh valgrind binutils
 
 echo "== AddressSanitizer: swift test --sanitize=address" >&2
-# What runs under ASan is where memory errors can be: the library and its C module (AASATests),
-# the report writers, the CLI over real and hostile files (AASACLITests: the ASan-built aasa),
-# and of the audit the suites that feed fetched bytes to our C code (the issuers that
-# --fetch-issuers fetches, the servers' TLS chains, hostile answers of servers). The other
-# audit suites drive SwiftNIO's connections (politeness, reuse, descriptor shortage, the WAN
-# simulation): Swift code that ThreadSanitizer (scripts/tsan.sh) and the plain run
-# (scripts/test.sh) cover, and that took 37 % of the ASan suite's time on a 2-core machine
-# (401 s of 1,086 s) for no C boundary of ours.
+# What runs under ASan is where memory errors can be: our C code and the Swift that owns its
+# pointers. So: the library and its C module (AASATests), the report writers, of the CLI the
+# suites that feed real, signed and hostile files through the C boundary (the ASan-built aasa:
+# sign, verify, extract, convert, detect, inspect, check, lint, the historical store, the bad
+# input catalogue, hostile text, batches with their worker threads and caches, the system
+# roots, large and FIFO inputs), and of the audit the suites that feed fetched bytes to our C
+# code (the issuers that --fetch-issuers fetches, the servers' TLS chains, hostile answers of
+# servers). Left to the plain run (scripts/test.sh), the TSan run and the static binary's run:
+# the CLI suites of pure Swift behaviour (help, options, colour, docs, next steps, rule
+# selection, baselines, diff, migrate, match, summaries, atomic-write races, interrupts,
+# descriptor limits), and the audit suites that drive SwiftNIO's connections (politeness,
+# reuse, descriptor shortage, the WAN simulation), which took 37 % of the ASan suite's time on
+# a 2-core machine (401 s of 1,086 s) for no C boundary of ours.
+cli_suites='SignCommandTests|VerifyCommandTests|ExtractCommandTests|ConvertCommandTests|DetectCommandTests'
+cli_suites+='|InspectCommandTests|InspectPolicyTests|CheckCommandTests|LintCommandTests|HistoricalCommandTests'
+cli_suites+='|BadInputCatalogueTests|HostileTextTests|BatchCommandTests|SystemRootsTests|LargeInputTests|FIFOInputTests'
 LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp:print_suppressions=0" \
     scripts/swift-test.sh --scratch-path .build-asan --sanitize=address \
-    --filter 'AASATests|AASAReportsTests|AASACLITests|FetchIssuersTests|ServerChainCacheTests|AuditHostileTextTests'
+    --filter "AASATests|AASAReportsTests|AASACLITests\.($cli_suites)|FetchIssuersTests|ServerChainCacheTests|AuditHostileTextTests"
 
 echo "== valgrind memcheck over the CLI" >&2
 # valgrind 3.19 cannot read Swift 6's default DWARF 5: it runs a copy of the tests' debug build

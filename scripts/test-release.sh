@@ -89,6 +89,20 @@ optional_docs=()
 for doc in CHANGELOG.md NOTICE; do
     if [ -f "$doc" ]; then optional_docs+=("$doc"); fi
 done
+# docs_entries PREFIX: the entries of the installed documentation (README.md and the committed
+# docs/, the repository's layout) under PREFIX, directories with a trailing slash.
+docs_entries() {
+    { echo README.md; git ls-files docs; } | while IFS= read -r page; do
+        local dir=${page%/*}
+        while [ "$dir" != "$page" ] && [ -n "$dir" ]; do
+            echo "$1/$dir/"
+            [ "${dir%/*}" = "$dir" ] && break
+            dir=${dir%/*}
+        done
+        echo "$1/$page"
+    done
+    echo "$1/"
+}
 expected_tar=$(
     {
         printf '%s\n' "$top/" "$top/LICENSE" "$top/README.md" "$top/bin/" "$top/bin/aasa" "$top/share/" \
@@ -99,7 +113,9 @@ expected_tar=$(
             "$top/share/man/" "$top/share/man/man1/" "$top/share/man/man1/aasa.1" \
             "$top/share/zsh/" "$top/share/zsh/site-functions/" "$top/share/zsh/site-functions/_aasa"
         for doc in "${optional_docs[@]}"; do echo "$top/$doc"; done
-    } | sort
+        echo "$top/share/doc/"
+        docs_entries "$top/share/doc/aasa"
+    } | sort -u
 )
 actual_tar=$(tar -tzf "$tarball" | sort)
 if [ "$actual_tar" = "$expected_tar" ]; then
@@ -122,7 +138,8 @@ expected_deb=$(
             ./usr/share/man/ ./usr/share/man/man1/ ./usr/share/man/man1/aasa.1.gz \
             ./usr/share/zsh/ ./usr/share/zsh/vendor-completions/ ./usr/share/zsh/vendor-completions/_aasa
         if [ -f CHANGELOG.md ]; then echo ./usr/share/doc/aasa/CHANGELOG.md.gz; fi
-    } | sort
+        docs_entries ./usr/share/doc/aasa
+    } | sort -u
 )
 actual_deb=$(dpkg-deb --fsys-tarfile "$deb" | tar -t | sort)
 if [ "$actual_deb" = "$expected_deb" ]; then
@@ -262,6 +279,27 @@ verifies_example() {
 }
 check "the installed aasa verifies the example" verifies_example /usr/bin/aasa
 
+# help_pages_installed AASA DOCS: every page the help texts name is a file under DOCS, and the
+# help names no other (the source repository's docs/…).
+help_pages_installed() {
+    local aasa=$1 docs=$2 help pages page missing=0
+    help=$(for command in "" $("$aasa" --help | awk '/^SUBCOMMANDS:/ { on = 1; next } on && /^  [a-z]/ { print $1 }'); do
+        "$aasa" help $command; done 2>&1) || { say "  aasa help failed: $help"; return 1; }
+    # Every page named (a word ending in docs/NAME.md) is one of DOCS.
+    pages=$(tr -s ' \n' '\n\n' <<< "$help" | grep -oE "[^[:space:]]*docs/[a-z-]+\.md" | sort -u)
+    if grep -vq "^$docs/" <<< "$pages"; then
+        say "  help texts name pages that are not the installed ones: $(grep -v "^$docs/" <<< "$pages" | tr '\n' ' ')"
+        return 1
+    fi
+    [ "$(wc -l <<< "$pages")" -ge 8 ] || { say "  the help names only these installed pages: $pages"; return 1; }
+    while IFS= read -r page; do
+        [ -f "$page" ] || { say "  named in a help text, not installed: $page"; missing=1; }
+    done <<< "$pages"
+    [ "$missing" -eq 0 ]
+}
+check "the installed help names the pages under /usr/share/doc/aasa/docs, and they are there" \
+    help_pages_installed /usr/bin/aasa /usr/share/doc/aasa/docs
+
 if $sudo dpkg -r aasa >"$work/dpkg.log" 2>&1; then
     installed=""
     check "dpkg -r aasa removes /usr/bin/aasa" test ! -e /usr/bin/aasa
@@ -283,3 +321,5 @@ tar_version() {
 check "env -i ./$top/bin/aasa --version says $version" tar_version
 tar_verifies() { (cd "$fresh" && verifies_example env -i "./$top/bin/aasa"); }
 check "env -i ./$top/bin/aasa verifies the example" tar_verifies
+check "the tarball's help names its own share/doc/aasa/docs pages, and they are there" \
+    help_pages_installed "$fresh/$top/bin/aasa" "$fresh/$top/share/doc/aasa/docs"

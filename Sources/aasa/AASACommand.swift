@@ -26,7 +26,7 @@ struct AASACommand: ParsableCommand {
         discussion: """
             Exit status: 0 success or valid; 1 the check failed (invalid, untrusted, refused); \
             2 an input could not be read or is not what the command needs; 64 usage error. \
-            See docs/exit-codes.md.
+            See \(InstalledDocs.page("exit-codes.md")).
             """,
         version: AASAVersion.current,
         subcommands: subcommandTypes

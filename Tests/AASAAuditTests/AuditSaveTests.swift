@@ -102,6 +102,20 @@ struct AuditSaveTests {
                     let allowed: Set<Int32> = command.hasPrefix("aasa lint ") ? [0, 1] : [0]
                     #expect(allowed.contains(run.status), "`\(command)` exited \(run.status): \(run)")
                 }
+                // The JSON that the steps take out goes beside each domain's saved file: the
+                // steps of two domains never write one file.
+                let outputs = commands.compactMap { command -> String? in
+                    let words = command.split(separator: " ").map(String.init)
+                    guard let index = words.firstIndex(of: "-o"), index + 1 < words.count else { return nil }
+                    return words[index + 1]
+                }
+                #expect(outputs.count >= 2, "\(commands)")
+                #expect(Set(outputs).count == outputs.count, "\(outputs)")
+                for output in outputs {
+                    #expect(output.hasPrefix("saved/") && output.hasSuffix("/apple-app-site-association.json"))
+                    #expect(
+                        FileManager.default.fileExists(atPath: work.appendingPathComponent(output).path), "\(output)")
+                }
             }
         }
     }

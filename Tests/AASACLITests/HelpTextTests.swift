@@ -73,6 +73,35 @@ struct HelpTextTests {
         }
     }
 
+    /// The release installs the docs at `BINARY/../share/doc/aasa/docs` (scripts/release.sh;
+    /// scripts/test-release.sh checks the installed .deb and tarball): the help names those
+    /// files when they are there, the source's `docs/` when they are not.
+    @Test("help texts name the installed pages beside the binary, else the source's docs/")
+    func helpNamesTheInstalledDocs() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-docs-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let bin = root.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        // A hard link (a copy across file systems): /proc/self/exe is then this path, where a
+        // symbolic link would resolve to the build folder.
+        let binary = bin.appendingPathComponent("aasa")
+        do {
+            try FileManager.default.linkItem(at: CLI.executable, to: binary)
+        } catch {
+            try FileManager.default.copyItem(at: CLI.executable, to: binary)
+        }
+        func verifyHelp() -> String {
+            // The wrapped lines joined, whatever the width.
+            ProcessRunner.run(binary, ["verify", "--help"]).stdoutText.split(whereSeparator: \.isWhitespace)
+                .joined(separator: " ")
+        }
+        #expect(verifyHelp().contains("See docs/performance.md in aasa's source."), "\(verifyHelp())")
+        let docs = root.appendingPathComponent("share/doc/aasa/docs")
+        try FileManager.default.createDirectory(at: docs, withIntermediateDirectories: true)
+        try Data("# cli\n".utf8).write(to: docs.appendingPathComponent("cli.md"))
+        #expect(verifyHelp().contains("See \(docs.standardizedFileURL.path)/performance.md."), "\(verifyHelp())")
+    }
+
     @Test("the check finds what it looks for")
     func theCheckFindsRepetition() {
         #expect(Self.repetition(in: "--n <n>  Domains at once (default 16). (default: 16)") != nil)

@@ -12,7 +12,7 @@ struct ReportOptions: ParsableArguments {
     @Option(
         name: .customLong("rules-url"),
         help: ArgumentHelp(
-            "Where your copy of docs/rules.md is published, for rule links in SARIF and other reports (default: $AASA_RULES_URL, else no links; 'aasa rules ID' shows a rule offline).",
+            "Where your copy of the rules' documentation (rules.md) is published, for rule links in SARIF and other reports (default: $AASA_RULES_URL, else no links; 'aasa rules ID' shows a rule offline).",
             valueName: "url"))
     var rulesURL: String?
 
@@ -48,7 +48,7 @@ struct ReportOptions: ParsableArguments {
         guard let components = URLComponents(string: base), let scheme = components.scheme,
             ["http", "https", "file"].contains(scheme.lowercased()), components.host != nil || scheme == "file"
         else {
-            return "must be an absolute http, https or file URL (where docs/rules.md is published)"
+            return "must be an absolute http, https or file URL (where rules.md is published)"
         }
         if components.fragment != nil { return "must not have a fragment: the rule ID is added as '#rule-id'" }
         return nil

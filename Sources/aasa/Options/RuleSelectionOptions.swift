@@ -27,7 +27,7 @@ struct RuleSelectionOptions: ParsableArguments {
     @Option(
         name: .customLong("config"),
         help: ArgumentHelp(
-            "Read the configuration from FILE instead of ./\(ProjectConfig.defaultName) (docs/configuration.md).",
+            "Read the configuration from FILE instead of ./\(ProjectConfig.defaultName) (\(InstalledDocs.page("configuration.md"))).",
             valueName: "file"))
     var config: String?
 

@@ -22,6 +22,9 @@ final class AuditSaver {
     static let headersName = "headers.txt"
     static let chainName = "tls-chain.pem"
     static let metadataName = "metadata.json"
+    /// Where the next steps' `convert`/`extract` write the domain's plain JSON: beside the
+    /// saved file, so that the steps of many domains do not write one `./apple-app-site-association`.
+    static let convertedName = "apple-app-site-association.json"
 
     /// `DIR` as the user gave it, for the paths printed.
     let directory: String
@@ -155,7 +158,8 @@ final class AuditSaver {
     /// A next step of the text report with `FILE` filled in: inside each backquoted `aasa …`
     /// command, `FILE` becomes `file` (shell-quoted), and, when this run verified the file's
     /// signature with them, `FILE --historical` carries its trust options (`trust`), as `aasa
-    /// check` fills its steps. With no file, the step keeps `FILE` and says why.
+    /// check` fills its steps; a `-o apple-app-site-association` becomes the domain's
+    /// ``convertedName``. With no file, the step keeps `FILE` and says why.
     /// - Parameters:
     ///   - file: the saved body's path; nil when there is none.
     ///   - saving: whether `--save` was given (to say what to do about a missing file).
@@ -167,6 +171,7 @@ final class AuditSaver {
                     ? " (FILE: the file the domain serves, which could not be saved: see standard error)"
                     : " (FILE: the file the domain serves; audit with --save DIR to keep it)")
         }
-        return NextStepText.filledIn(step, file: file, trust: trust, verifier: "audit")
+        let output = (file as NSString).deletingLastPathComponent + "/" + Self.convertedName
+        return NextStepText.filledIn(step, file: file, trust: trust, output: output, verifier: "audit")
     }
 }

@@ -13,8 +13,12 @@ enum NextStepText {
     ///   which then replace `--historical` (Mozilla's store of the time), so that the step
     ///   verifies the file as `verifier` (`check`, `audit`) did;
     /// - a `file` that is the served name in the working directory gets `convert … --in-place`
-    ///   for `-o apple-app-site-association`, which would name the input as the output.
-    static func filledIn(_ step: String, file: String, trust: [String] = [], verifier: String) -> String {
+    ///   for `-o apple-app-site-association`, which would name the input as the output;
+    /// - `output`, when given, replaces that `-o apple-app-site-association` (`audit --save`
+    ///   writes each domain's JSON beside its saved file, not all of them to one name).
+    static func filledIn(
+        _ step: String, file: String, trust: [String] = [], output: String? = nil, verifier: String
+    ) -> String {
         var step = step
         if !trust.isEmpty {
             step = step.replacingOccurrences(of: " FILE --historical", with: " FILE " + trust.joined(separator: " "))
@@ -27,8 +31,11 @@ enum NextStepText {
             URL(fileURLWithPath: file).standardizedFileURL == URL(fileURLWithPath: servedName).standardizedFileURL
         return mapCommands(step) { command in
             var command = command.replacingOccurrences(of: " FILE", with: " " + ShellWord.quoted(file))
-            if served && command.hasSuffix(" -o \(servedName)") {
-                command = command.dropLast(" -o \(servedName)".count) + " --in-place"
+            let servedOutput = " -o \(servedName)"
+            if let output, command.hasSuffix(servedOutput) {
+                command = command.dropLast(servedOutput.count) + " -o " + ShellWord.quoted(output)
+            } else if served && command.hasSuffix(servedOutput) {
+                command = command.dropLast(servedOutput.count) + " --in-place"
             }
             return command
         }

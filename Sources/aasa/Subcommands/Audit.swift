@@ -21,7 +21,7 @@ extension AASACommand {
                 signed (and whether the signer is the domain's TLS identity), lint, deprecation report. \
                 Hosting findings have their own rule IDs (aasa rules). With --cdn, also compares Apple's CDN \
                 copy. Through an HTTP proxy (CONNECT) with --proxy, or https_proxy/HTTPS_PROXY and NO_PROXY as \
-                curl reads them. Guide: docs/audit.md.
+                curl reads them. Guide: \(InstalledDocs.page("audit.md")).
 
                 Exit status: 0 no finding at or above --fail-on (default error); 1 findings at that level; \
                 2 a domain entry or a --ca-file/--domains-file/--resume file cannot be read or used, a --save file \
@@ -93,7 +93,7 @@ extension AASACommand {
                 valueName: "host:port:address"))
         var resolve: [String] = []
 
-        @OptionGroup(title: "Proxy (docs/audit.md#proxies)")
+        @OptionGroup(title: "Proxy")
         var proxy: ProxyOptions
 
         @Flag(help: "Also fetch Apple's CDN copy and compare it with the origin's.")
@@ -133,10 +133,10 @@ extension AASACommand {
         @OptionGroup(title: "Limits")
         var limits: LimitOptions
 
-        @OptionGroup(title: "Large scans (docs/audit.md)")
+        @OptionGroup(title: "Large scans")
         var largeScan: LargeScanOptions
 
-        @OptionGroup(title: "Politeness (docs/audit.md)")
+        @OptionGroup(title: "Politeness")
         var politeness: PolitenessOptions
 
         @Option(

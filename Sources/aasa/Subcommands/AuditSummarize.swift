@@ -27,7 +27,7 @@ extension AASACommand.Audit {
                 wins, in the order of the arguments. A line that is not an audit record (cut short, another \
                 schemaVersion, anything else) is reported as FILE:LINE: warning: and skipped; blank lines are \
                 ignored. A domain literally named 'summarize' is audited with 'aasa audit -- summarize'. \
-                Guide: docs/audit.md#fleet-summary.
+                Guide: \(InstalledDocs.page("audit.md")), "Fleet summary".
 
                 A FILE that is the one JSON document of 'aasa audit --format json' is refused with one line \
                 (summarize reads --format jsonl), and so is a run in which no FILE held any audit record.

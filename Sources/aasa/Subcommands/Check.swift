@@ -97,11 +97,6 @@ extension AASACommand {
             return plain(message) == plain(title)
         }
 
-        /// A next step with the file's name where the guidance says FILE (``NextStepText``).
-        static func filledIn(_ step: String, file: String, trust: [String] = []) -> String {
-            NextStepText.filledIn(step, file: file, trust: trust, verifier: "check")
-        }
-
         private func text(_ report: DeprecationReport, suppressed: Int) -> [String] {
             // The headline says what the file does (DocumentEffect), then what the verdict means.
             let (verdict, meaning): (String, String)
@@ -147,7 +142,8 @@ extension AASACommand {
                     }
                     lines.append("      \(label) \(first.neededBy)")
                     lines.append(
-                        "      next step:    \(Self.filledIn(first.nextStep, file: file, trust: trustWords(report)))")
+                        "      next step:    \(NextStepText.filledIn(first.nextStep, file: file, trust: trustWords(report), verifier: "check"))"
+                    )
                 }
             }
             if !quiet { lines += guidance(report) }

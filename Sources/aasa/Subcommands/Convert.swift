@@ -19,7 +19,7 @@ extension AASACommand {
                 (names relative to each directory kept, a .p7m extension dropped) or --in-place. The input is never overwritten \
                 without --in-place, and then only by an atomic rename once the new file is complete. \
                 A failure on one file does not stop the others and leaves no partial file. See \
-                docs/convert-and-migrate.md.
+                \(InstalledDocs.page("convert-and-migrate.md")).
 
                 Exit status: 0 every file converted, 1 some file failed verification (nothing written for \
                 it), 2 some input unreadable or not JSON, or some output unwritable, 64 usage error.

@@ -17,7 +17,7 @@ extension AASACommand {
                 reordered, compared by meaning (a legacy path is the rule it stands for; settings after \
                 defaults); substitution variables whose values changed; and the probe URLs, derived from \
                 every pattern of both files (plus --urls-file), whose verdict changes for some app. A signed \
-                file's embedded JSON is used without verifying it. See docs/convert-and-migrate.md.
+                file's embedded JSON is used without verifying it. See \(InstalledDocs.page("convert-and-migrate.md")).
 
                 Exit status: 0 the files mean the same, 1 they differ, 2 a file is unreadable or not JSON, \
                 64 usage error.

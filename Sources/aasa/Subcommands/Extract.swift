@@ -18,7 +18,7 @@ extension AASACommand {
                 its name, relative to the directory it was found in): the trust store is loaded once, \
                 a chain shared by many files is checked once, --jobs files at a time; a failure on one \
                 file writes nothing for it and does not stop the others; a summary ends on standard \
-                error. See docs/performance.md.
+                error. See \(InstalledDocs.page("performance.md")).
 
                 Exit status: 0 written, 1 verification failed, 2 unreadable or not a signed file; for a \
                 batch, the worst of its files.

@@ -15,7 +15,7 @@ extension AASACommand {
 
                 Directories are linted file by file (see --include), --jobs files at a time, the \
                 output in input order; --format sarif, junit, gitlab and markdown hold every finding until \
-                the end (one document), text and json stream. See docs/performance.md.
+                the end (one document), text and json stream. See \(InstalledDocs.page("performance.md")).
 
                 Exit status: 0 no finding at or above --fail-on (default error; --strict is --fail-on \
                 warning), 1 findings at that level (hidden ones too), 2 a file could not be read, 64 usage error.

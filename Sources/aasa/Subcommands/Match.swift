@@ -12,7 +12,7 @@ extension AASACommand {
             usage: "aasa match [<options>] <file> [<url> ...]",
             discussion: """
                 Each app is evaluated on its own: the first entry naming it decides, its rules in \
-                order, the first matching rule wins, exclude blocks. See docs/matching.md. A signed file's \
+                order, the first matching rule wins, exclude blocks. See \(InstalledDocs.page("matching.md")). A signed file's \
                 embedded JSON is used without verifying it.
 
                 Exit status: 0 every URL opens an app, 1 some URL opens none (every URL, for a file \

@@ -19,7 +19,7 @@ extension AASACommand {
                 from every pattern (and on --urls-file, e.g. an access log). If any app's verdict changes \
                 for any URL, or a path cannot be migrated faithfully (a "$(" in a legacy path), the \
                 differences are printed and nothing is written, unless --force. See \
-                docs/convert-and-migrate.md.
+                \(InstalledDocs.page("convert-and-migrate.md")).
 
                 Several files: --out-dir DIR writes each migrated file under its own name in DIR; each \
                 is proved and written on its own, and a summary line counts them.
@@ -159,23 +159,11 @@ extension AASACommand {
         /// Migrates `file` to `output` (a path under `directory` for `--out-dir`), reporting
         /// every failure as one line; returns what became of it.
         private func migrate(_ file: String, to output: String, under directory: String?) -> Outcome {
-            do {
-                return try migrateOrThrow(file, to: output, under: directory)
-            } catch let failure as CLIFailure {
-                Diagnostics.emit(failure.path, .error, failure.message, code: failure.code)
-                switch failure.status {
-                case ExitStatus.checkFailed: return .notMigrated
-                case ExitStatus.usage: return .refused
-                default: return .unreadable
-                }
-            } catch let status as ExitCode {
-                return status == ExitStatus.checkFailed ? .notMigrated : .unreadable
-            } catch let error as AASAError {
-                Diagnostics.emit(file, .error, error.message)
-                return .unreadable
-            } catch {
-                Diagnostics.emit(file, .error, "\(error)")
-                return .unreadable
+            switch reportingFailure(path: file, { try migrateOrThrow(file, to: output, under: directory) }) {
+            case .success(let outcome): return outcome
+            case .failure(ExitStatus.checkFailed): return .notMigrated
+            case .failure(ExitStatus.usage): return .refused
+            case .failure: return .unreadable
             }
         }
 

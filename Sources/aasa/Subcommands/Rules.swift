@@ -13,8 +13,8 @@ extension AASACommand {
             discussion: """
                 Without a rule: the same list as 'aasa lint --list-rules' (severity, category, the version \
                 that added the rule, the command that fixes it), the lint rules, then the findings check and \
-                audit add, in the order of docs/rules.md. With rule IDs: each rule's documentation, as \
-                docs/rules.md gives it (what fires it, who it concerns, the next step). --format json gives \
+                audit add, in the order of \(InstalledDocs.page("rules.md")). With rule IDs: each rule's documentation, as \
+                rules.md gives it (what fires it, who it concerns, the next step). --format json gives \
                 the records of the same rules. Turn rules off or change their severity with --disable and \
                 --severity, or in .aasa.json.
 

@@ -21,7 +21,7 @@ extension AASACommand {
                 loaded once, --jobs files are signed at a time, each signed file is written under \
                 --out-dir with the same name as its input (relative to the directory it was found in), \
                 a failure on one file writes nothing for it and does not stop the others, and a \
-                summary ends on standard error. See docs/performance.md.
+                summary ends on standard error. See \(InstalledDocs.page("performance.md")).
 
                 An input that is already a signed file is refused (status 2): signing it again would wrap \
                 one signature in another; --wrap-signed does it anyway.

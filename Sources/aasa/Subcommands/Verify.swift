@@ -19,7 +19,7 @@ extension AASACommand {
                 is checked at the same time (the start of the batch, unless --at), a chain shared by many \
                 files is built once, --jobs files are checked at a time, and each file gets one line \
                 (PATH: verdict), in input order, then a summary on standard error; --format json gives \
-                an array of reports. See docs/performance.md.
+                an array of reports. See \(InstalledDocs.page("performance.md")).
 
                 --historical (legacy files): a chain that fails today only for its roots or dates is \
                 checked as it was when signed, against Mozilla's root store of the time; the verdict is \

@@ -65,13 +65,26 @@ struct CLIFailure: Error {
 /// Runs a subcommand body, turning ``CLIFailure`` and ``AASAError`` into one stderr line and
 /// the documented exit status (never a stack trace, never argument-parser's generic "Error:").
 func reportingFailures(path: String, _ body: () throws -> Void) throws {
+    if case .failure(let status) = reportingFailure(path: path, body) { throw status }
+}
+
+/// ``reportingFailures(path:_:)`` for one input of many: the failure's line is written and its
+/// exit status returned, so that the caller goes on with the next input. A thrown ``ExitCode``
+/// (the body's own line already written) is returned as it is; any other error is one line
+/// and ``ExitStatus/badInput``.
+func reportingFailure<Value>(path: String, _ body: () throws -> Value) -> Result<Value, ExitCode> {
     do {
-        try body()
+        return .success(try body())
     } catch let failure as CLIFailure {
         Diagnostics.emit(failure.path, .error, failure.message, code: failure.code)
-        throw failure.status
+        return .failure(failure.status)
+    } catch let status as ExitCode {
+        return .failure(status)
     } catch let error as AASAError {
         Diagnostics.emit(path, .error, error.message)
-        throw ExitStatus.badInput
+        return .failure(ExitStatus.badInput)
+    } catch {
+        Diagnostics.emit(path, .error, "\(error)")
+        return .failure(ExitStatus.badInput)
     }
 }
