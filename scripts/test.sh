@@ -5,9 +5,9 @@
 # schema validators of the output tests) and time (GNU time: the peak memory of a child, for
 # the --files-from memory test) first when they are missing, tinyproxy (the proxy tests), and
 # dnsmasq-base and iproute2 for the WAN simulation (benchmarks/wan-sim.sh, which the
-# WANSimulationTests run as root).
+# WANSimulationTests run as root), and pre-commit (PreCommitHookTests run the hooks with it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/ensure-deps.sh nginx python3-jsonschema libxml2-utils time tinyproxy dnsmasq-base iproute2 strace
+scripts/ensure-deps.sh nginx python3-jsonschema libxml2-utils time tinyproxy dnsmasq-base iproute2 strace pre-commit
 swift build --build-tests
 scripts/swift-test.sh --skip-build "$@"

@@ -76,6 +76,38 @@ import Testing
         try Data(second.joined(separator: "\n").utf8).write(to: directory.child("shard-2.jsonl"))  // no final newline
     }
 
+    @Test("the EXAMPLES of summarize's help run as printed where the result files are, and exit 0")
+    func helpExamplesRun() throws {
+        let help = CLI.run(["audit", "summarize", "--help"]).stdoutText
+        let start = try #require(help.range(of: "EXAMPLES"), "\(help)")
+        // The heading may wrap; the examples are the indented lines after it.
+        let examples = help[start.upperBound...].split(separator: "\n").drop { !$0.hasPrefix("  aasa ") }
+            .prefix { $0.hasPrefix("  ") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(examples.count == 2, "\(examples)")
+        try withTemporaryDirectory { directory in
+            let bin = directory.child("bin")
+            try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(at: bin.child("aasa"), withDestinationURL: CLI.executable)
+            for (name, domains) in [("results", ["a", "b"]), ("shard-1", ["a"]), ("shard-2", ["b", "c"])] {
+                let lines = try domains.map { try Self.record("\($0).example.com", "current") }
+                try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: directory.child("\(name).jsonl"))
+            }
+            for example in examples {
+                let run = ProcessRunner.run(
+                    URL(fileURLWithPath: "/bin/bash"), ["-c", example],
+                    environment: ["PATH": bin.path + ":/usr/bin:/bin"], in: directory)
+                #expect(run.status == 0, "`\(example)`: \(run)")
+                if example.hasSuffix("--format json") {
+                    let report = try #require(try run.json() as? [String: Any], "`\(example)`: \(run)")
+                    #expect(report["domains"] as? Int == 3, "`\(example)`: \(run)")
+                } else {
+                    #expect(
+                        run.stdoutText.contains("Fleet summary: 2 domains from 2 audit records in 1 file"), "\(run)")
+                }
+            }
+        }
+    }
+
     @Test func overlappingShardsCountEachDomainOnceAndReportEachBadLine() throws {
         try withTemporaryDirectory { directory in
             try Self.shards(in: directory)

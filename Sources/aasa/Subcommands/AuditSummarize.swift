@@ -35,6 +35,10 @@ extension AASACommand.Audit {
                 Exit status: 0 the summary is complete; 2 a FILE cannot be read, or not to its end, or is a \
                 --format json document, or no record was read at all (the summary of the rest is still \
                 printed); 64 usage error.
+
+                EXAMPLES (in a directory holding the result files of 'aasa audit --format jsonl'):
+                  aasa audit summarize results.jsonl
+                  aasa audit summarize shard-*.jsonl --format json
                 """,
             // As the root has it: parsed on its own, it still answers --version and lists it in its help.
             version: AASAVersion.current
