@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Builds what a user installs into dist/ (the directory is emptied first):
-#   aasa-VERSION-linux-ARCH.tar.gz  aasa-VERSION/{bin/aasa, share/man/man1/aasa.1, completions for
+#   aasa-VERSION-linux-ARCH.tar.gz  aasa-VERSION/{bin/aasa, share/man/man1/aasa.1 and a page per
+#                                   subcommand (aasa-verify.1, …), completions for
 #                                   bash, zsh and fish, share/doc/aasa/{README.md, docs/},
 #                                   LICENSE, NOTICE, README.md, CHANGELOG.md}
-#   aasa_VERSION_DEBARCH.deb        /usr/bin/aasa, its man page, completions, copyright, and
+#   aasa_VERSION_DEBARCH.deb        /usr/bin/aasa, its man pages, completions, copyright, and
 #                                   /usr/share/doc/aasa/{README.md, docs/}; no Depends: the
 #                                   program is fully static
 # The documentation keeps the repository's layout (README.md beside docs/), so that its links
@@ -80,7 +81,21 @@ if [ ! -s "$manual_out" ]; then
 fi
 # The generator leaves the blank lines of multi-paragraph help in the mdoc source, which groff
 # warns about (and lintian reports): make each a paragraph break.
-sed 's/^$/.Pp/' "$manual_out" > "$work/aasa.1"
+# The help names the docs where the binary runs; the page names the installed ones.
+sed -e 's/^$/.Pp/' -e "s#docs/\([a-z-]*\.md\) in aasa's source#/usr/share/doc/aasa/docs/\1#g" "$manual_out" > "$work/aasa.1"
+# A page per subcommand (aasa-verify.1, …: `man aasa-verify`), from the generator's multi-page
+# manual, with EXIT STATUS, EXAMPLES, ENVIRONMENT and FILES (scripts/man-pages.py).
+manual_dir=$(dirname "$manual_out")
+rm -f "$manual_dir"/aasa.*.1
+if ! swift package --scratch-path "$manual_scratch" generate-manual --multi-page --configuration debug \
+        --date "$manual_date" > "$work/manual.log" 2>&1; then
+    cat "$work/manual.log" >&2
+    die "the generate-manual plugin failed (--multi-page)"
+fi
+mkdir -p "$work/man"
+python3 scripts/man-pages.py "$manual_dir" "$work/man" > "$work/man-pages.txt" || die "scripts/man-pages.py failed"
+sed -i 's/^$/.Pp/' "$work"/man/*.1
+say "  $(wc -l < "$work/man-pages.txt") subcommand pages"
 phase_done
 
 # 3. Shell completions, from the binary that ships. The bash one is sourced, not run: no #!.
@@ -104,6 +119,7 @@ top="aasa-$version"
 tree="$work/tar/$top"
 install -D -m 755 "$aasa" "$tree/bin/aasa"
 install -D -m 644 "$work/aasa.1" "$tree/share/man/man1/aasa.1"
+install -m 644 "$work"/man/*.1 "$tree/share/man/man1/"
 install -D -m 644 "$work/completion.bash" "$tree/share/bash-completion/completions/aasa"
 install -D -m 644 "$work/completion.zsh" "$tree/share/zsh/site-functions/_aasa"
 install -D -m 644 "$work/completion.fish" "$tree/share/fish/vendor_completions.d/aasa.fish"
@@ -131,6 +147,7 @@ root="$work/deb"
 install -D -m 755 "$aasa" "$root/usr/bin/aasa"
 mkdir -p "$root/usr/share/man/man1"
 gzip -9n < "$work/aasa.1" > "$root/usr/share/man/man1/aasa.1.gz"
+for page in "$work"/man/*.1; do gzip -9n < "$page" > "$root/usr/share/man/man1/$(basename "$page").gz"; done
 install -D -m 644 "$work/completion.bash" "$root/usr/share/bash-completion/completions/aasa"
 install -D -m 644 "$work/completion.zsh" "$root/usr/share/zsh/vendor-completions/_aasa"
 install -D -m 644 "$work/completion.fish" "$root/usr/share/fish/vendor_completions.d/aasa.fish"

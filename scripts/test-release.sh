@@ -3,7 +3,9 @@
 # - dist/SHA256SUMS checks; the .deb and the tarball hold exactly the expected files, the same
 #   binary and man page, owned by root; the .deb has no Depends.
 # - The .deb installs (dpkg -i): `aasa --version` from PATH is /usr/bin/aasa, `man -w aasa`
-#   finds /usr/share/man/man1/aasa.1.gz, the man page renders without groff warnings, the
+#   finds /usr/share/man/man1/aasa.1.gz, the man page renders without groff warnings, so does
+#   each subcommand's page (`man aasa-verify`, with its EXAMPLES, EXIT STATUS, ENVIRONMENT and
+#   FILES), the help names installed pages of the docs, the
 #   bash completion loads, the installed aasa verifies the bundled example; `dpkg -r` removes it.
 # - The tarball, unpacked in an empty directory, runs with an empty environment (env -i: no
 #   PATH, no HOME): --version and a verify of the example.
@@ -78,6 +80,8 @@ top="aasa-$version"
 deb_arch=$(dpkg --print-architecture)
 example="$repo/examples/apple-app-site-association.p7m"
 trust=(--ca-file "$repo/certs/ca-bundle.pem" --no-system-roots)
+mkdir -p "$work/peek" && tar -C "$work/peek" -xzf "$tarball" "$top/bin/aasa"
+aasa_built="$work/peek/$top/bin/aasa"
 
 sums_check() { (cd dist && sha256sum --strict --quiet -c SHA256SUMS && [ "$(wc -l < SHA256SUMS)" -eq 2 ]); }
 check "SHA256SUMS checks (sha256sum -c), both artefacts" sums_check
@@ -103,6 +107,20 @@ docs_entries() {
     done
     echo "$1/"
 }
+# subcommand_pages: the page of each subcommand (aasa-verify.1, aasa-audit-summarize.1, …), from
+# the built binary's help: every SUBCOMMANDS entry but help, and theirs.
+subcommand_pages() {
+    local aasa=$1 command sub
+    for command in $("$aasa" --help | awk '/^SUBCOMMANDS:/ { on = 1; next } on && /^  [a-z]/ { print $1 }'); do
+        [ "$command" = help ] && continue
+        echo "aasa-$command.1"
+        for sub in $("$aasa" "$command" --help | awk '/^SUBCOMMANDS:/ { on = 1; next } on && /^  [a-z]/ { print $1 }'); do
+            echo "aasa-$command-$sub.1"
+        done
+    done
+}
+pages=$(subcommand_pages "$aasa_built")
+[ "$(wc -l <<< "$pages")" -ge 14 ] || abort "the built binary's help lists only these subcommands: $pages"
 expected_tar=$(
     {
         printf '%s\n' "$top/" "$top/LICENSE" "$top/README.md" "$top/bin/" "$top/bin/aasa" "$top/share/" \
@@ -115,6 +133,7 @@ expected_tar=$(
         for doc in "${optional_docs[@]}"; do echo "$top/$doc"; done
         echo "$top/share/doc/"
         docs_entries "$top/share/doc/aasa"
+        sed "s#^#$top/share/man/man1/#" <<< "$pages"
     } | sort -u
 )
 actual_tar=$(tar -tzf "$tarball" | sort)
@@ -139,6 +158,7 @@ expected_deb=$(
             ./usr/share/zsh/ ./usr/share/zsh/vendor-completions/ ./usr/share/zsh/vendor-completions/_aasa
         if [ -f CHANGELOG.md ]; then echo ./usr/share/doc/aasa/CHANGELOG.md.gz; fi
         docs_entries ./usr/share/doc/aasa
+        sed 's#^\(.*\)$#./usr/share/man/man1/\1.gz#' <<< "$pages"
     } | sort -u
 )
 actual_deb=$(dpkg-deb --fsys-tarfile "$deb" | tar -t | sort)
@@ -166,8 +186,14 @@ mkdir -p "$unpacked/tar" "$unpacked/deb"
 tar -C "$unpacked/tar" -xzf "$tarball"
 dpkg-deb -x "$deb" "$unpacked/deb"
 check "the .deb and the tarball ship the same binary" cmp -s "$unpacked/deb/usr/bin/aasa" "$unpacked/tar/$top/bin/aasa"
-same_man_page() { gzip -dc "$unpacked/deb/usr/share/man/man1/aasa.1.gz" | cmp -s - "$unpacked/tar/$top/share/man/man1/aasa.1"; }
-check "the .deb and the tarball ship the same man page" same_man_page
+same_man_pages() {
+    local page
+    for page in aasa.1 $pages; do
+        gzip -dc "$unpacked/deb/usr/share/man/man1/$page.gz" | cmp -s - "$unpacked/tar/$top/share/man/man1/$page" ||
+            { say "  $page differs"; return 1; }
+    done
+}
+check "the .deb and the tarball ship the same man pages" same_man_pages
 static_ok() {
     local binary="$unpacked/tar/$top/bin/aasa"
     file -b "$binary" | grep -Eq 'statically linked|static-pie linked' && ! ldd "$binary" >/dev/null 2>&1
@@ -267,6 +293,28 @@ man_renders() {
     [ -z "$warnings" ] || { say "  groff: $warnings"; return 1; }
 }
 check "the man page renders without groff warnings" man_renders
+# subcommand_pages_work: `man aasa-verify` and the others: found where the .deb put them,
+# rendered without groff warnings, with the sections of a manual page, naming the installed docs.
+subcommand_pages_work() {
+    local page name found warnings text section bad=0
+    while IFS= read -r page; do
+        name=${page%.1}
+        found=$("$man" -w "$name" 2>&1)
+        [ "$found" = "/usr/share/man/man1/$page.gz" ] || { say "  man -w $name: $found"; bad=1; continue; }
+        warnings=$(MANROFFSEQ='' MANWIDTH=80 "$man" --warnings -E UTF-8 -l -Tutf8 -Z "$found" 2>&1 >/dev/null)
+        [ -z "$warnings" ] || { say "  $name: groff: $warnings"; bad=1; }
+        text=$(MANWIDTH=200 "$man" -E UTF-8 -l "$found" 2>/dev/null | col -b)
+        for section in NAME SYNOPSIS DESCRIPTION ENVIRONMENT FILES "EXIT STATUS" EXAMPLES; do
+            grep -qx "$section" <<< "$text" || { say "  $name has no $section section"; bad=1; }
+        done
+        grep -q "/usr/share/doc/aasa/docs" <<< "$text" || { say "  $name does not name the installed docs"; bad=1; }
+        if grep -q "in aasa's source" <<< "$text"; then say "  $name names the source's docs"; bad=1; fi
+    done <<< "$pages"
+    if gzip -dc /usr/share/man/man1/aasa.1.gz | grep -q "in aasa's source"; then say "  aasa(1) names the source's docs"; bad=1; fi
+    [ "$bad" -eq 0 ]
+}
+check "man aasa-verify and every subcommand's page: found, rendered, with ENVIRONMENT, FILES, EXIT STATUS and EXAMPLES" \
+    subcommand_pages_work
 check "the bash completion loads and completes aasa" \
     bash -c 'source /usr/share/bash-completion/completions/aasa && complete -p aasa >/dev/null'
 if command -v zsh >/dev/null; then check "the zsh completion parses" zsh -n /usr/share/zsh/vendor-completions/_aasa; fi

@@ -18,6 +18,8 @@ extension AASACommand {
                 the records of the same rules. Turn rules off or change their severity with --disable and \
                 --severity, or in .aasa.json.
 
+                Exit status: 0 the rules were shown; 64 usage error (a rule that does not exist).
+
                 EXAMPLES:
                   aasa rules
                   aasa rules invalid-json signer-expired
