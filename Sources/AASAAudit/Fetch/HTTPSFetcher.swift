@@ -186,7 +186,10 @@ final class HTTPSFetcher: Sendable {
         let tunnel = route.tunnel(to: target, userAgent: configuration.userAgent)
         var bootstrap = ClientBootstrap(group: eventLoop)
             .connectTimeout(.seconds(clamping: configuration.timeout))
-            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            // At the TCP level: `.socketOption(.tcp_nodelay)` would be SOL_SOCKET's option 1,
+            // SO_DEBUG, which only CAP_NET_ADMIN may set, so every connect of a user without it
+            // failed with EACCES (AuditUnprivilegedTests).
+            .channelOption(.tcpOption(.tcp_nodelay), value: 1)
         if let tunnel, let tunnelOpened {
             bootstrap = bootstrap.channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
