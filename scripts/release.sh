@@ -9,14 +9,19 @@
 #                                   program is fully static
 # The documentation keeps the repository's layout (README.md beside docs/), so that its links
 # work, and the help texts name the installed pages (Sources/aasa/Support/InstalledDocs.swift).
-#   SHA256SUMS                      of both, in `sha256sum -c` format
+#   aasa-VERSION-linux-ARCH-oci.tar   the OCI image localhost/aasa:VERSION (scripts/build-image.sh:
+#                                   the static binary and a CA bundle, no base image), for
+#                                   `podman load -i` / `docker load -i`
+#   SHA256SUMS                      of the three, in `sha256sum -c` format
 # VERSION is the last word of the first line of `aasa --version`.
 #
 # The binary is scripts/build-static.sh's (.build-static), stripped. The man page comes from
 # swift-argument-parser's generate-manual plugin, which builds the package's executables in
 # debug in AASA_MANUAL_SCRATCH_PATH (default .build, where CI's scripts/test.sh has already
-# built them, so that it costs no second build there). Timestamps in both archives are those of
-# the last commit (SOURCE_DATE_EPOCH), owners are root: two runs on one tree give the same bytes.
+# built them, so that it costs no second build there). Timestamps in the tarball and the .deb
+# are those of the last commit (SOURCE_DATE_EPOCH), owners are root: two runs on one tree give
+# the same bytes. The image's files and creation time are the commit's too, but buildah's
+# archive is not byte-identical from run to run (its own metadata), so it is not promised.
 #
 # Progress goes to stderr; the artefacts' paths, one a line, to stdout.
 # Environment: AASA_MAINTAINER (the .deb's Maintainer; default: the last commit's author),
@@ -251,7 +256,13 @@ deb="dist/aasa_${version}_${deb_arch}.deb"
 dpkg-deb --root-owner-group -Zxz -z"${AASA_DEB_XZ_LEVEL:-6}" --build "$root" "$deb" >/dev/null
 wait "$tar_pid" || die "packing $tarball failed"
 
-(cd dist && sha256sum -- "${tarball#dist/}" "${deb#dist/}" > SHA256SUMS)
+phase_done
+
+# 6. The OCI image.
+phase "building the OCI image (scripts/build-image.sh)"
+image="dist/aasa-$version-linux-$arch-oci.tar"
+scripts/build-image.sh "$aasa" "$version" "$image" >/dev/null || die "scripts/build-image.sh failed"
+(cd dist && sha256sum -- "${tarball#dist/}" "${deb#dist/}" "${image#dist/}" > SHA256SUMS)
 phase_done
 
 if command -v lintian >/dev/null; then
@@ -261,7 +272,7 @@ if command -v lintian >/dev/null; then
 fi
 
 say "artefacts:"
-for artefact in "$tarball" "$deb" dist/SHA256SUMS; do
+for artefact in "$tarball" "$deb" "$image" dist/SHA256SUMS; do
     say "  $artefact ($(stat -c %s "$artefact") bytes)"
     echo "$artefact"
 done

@@ -9,6 +9,7 @@
 #   bash completion loads, the installed aasa verifies the bundled example; `dpkg -r` removes it.
 # - The tarball, unpacked in an empty directory, runs with an empty environment (env -i: no
 #   PATH, no HOME): --version and a verify of the example.
+# - The OCI image, loaded and run with podman (ContainerImageTests), as non-root, read-only.
 # Ends with `release: N passed, M failed`; exits 1 on any failure.
 #
 # Needs root (dpkg -i) and changes the machine's package database only for the test: an `aasa`
@@ -71,10 +72,11 @@ say "running scripts/release.sh"
 artefacts=$(AASA_DEB_XZ_LEVEL=${AASA_DEB_XZ_LEVEL:-1} scripts/release.sh) || abort "scripts/release.sh failed"
 tarball=$(grep -E '^dist/aasa-.*\.tar\.gz$' <<< "$artefacts" || true)
 deb=$(grep -E '^dist/aasa_.*\.deb$' <<< "$artefacts" || true)
-if [ ! -f "$tarball" ] || [ ! -f "$deb" ] || [ ! -f dist/SHA256SUMS ]; then
-    abort "release.sh did not list a tarball, a .deb and SHA256SUMS: $artefacts"
+image=$(grep -E '^dist/aasa-.*-oci\.tar$' <<< "$artefacts" || true)
+if [ ! -f "$tarball" ] || [ ! -f "$deb" ] || [ ! -f "$image" ] || [ ! -f dist/SHA256SUMS ]; then
+    abort "release.sh did not list a tarball, a .deb, an OCI image and SHA256SUMS: $artefacts"
 fi
-ok "release.sh built $tarball, $deb and dist/SHA256SUMS"
+ok "release.sh built $tarball, $deb, $image and dist/SHA256SUMS"
 version=$(dpkg-deb -f "$deb" Version)
 top="aasa-$version"
 deb_arch=$(dpkg --print-architecture)
@@ -83,8 +85,8 @@ trust=(--ca-file "$repo/certs/ca-bundle.pem" --no-system-roots)
 mkdir -p "$work/peek" && tar -C "$work/peek" -xzf "$tarball" "$top/bin/aasa"
 aasa_built="$work/peek/$top/bin/aasa"
 
-sums_check() { (cd dist && sha256sum --strict --quiet -c SHA256SUMS && [ "$(wc -l < SHA256SUMS)" -eq 2 ]); }
-check "SHA256SUMS checks (sha256sum -c), both artefacts" sums_check
+sums_check() { (cd dist && sha256sum --strict --quiet -c SHA256SUMS && [ "$(wc -l < SHA256SUMS)" -eq 3 ]); }
+check "SHA256SUMS checks (sha256sum -c), the three artefacts" sums_check
 # owned_by_root: a `tar -tv --numeric-owner` listing on stdin has only 0/0 owners.
 owned_by_root() { ! awk '{ print $2 }' | grep -qv '^0/0$'; }
 
@@ -371,3 +373,16 @@ tar_verifies() { (cd "$fresh" && verifies_example env -i "./$top/bin/aasa"); }
 check "env -i ./$top/bin/aasa verifies the example" tar_verifies
 check "the tarball's help names its own share/doc/aasa/docs pages, and they are there" \
     help_pages_installed "$fresh/$top/bin/aasa" "$fresh/$top/share/doc/aasa/docs"
+
+# 5. The OCI image, loaded and run with podman (Tests/AASAAuditTests/ContainerImageTests.swift:
+# --version, verify and lint of mounted files, an audit of the test nginx, non-root, read-only).
+scripts/ensure-deps.sh podman runc
+image_runs() {
+    AASA_OCI_ARCHIVE="$repo/$image" AASA_OCI_VERSION="$version" \
+        scripts/swift-test.sh --skip-build --filter 'ContainerImageTests' > "$work/image.log" 2>&1 ||
+        { tail -n 60 "$work/image.log" >&2; return 1; }
+    grep -Eq 'Test run with [1-9][0-9]* tests? .* passed' "$work/image.log" && ! grep -q 'skipped' "$work/image.log" ||
+        { say "  the image tests did not run"; tail -n 20 "$work/image.log" >&2; return 1; }
+    grep -E 'image (size|start-up)' "$work/image.log" | sed 's/^/    /' >&2 || true
+}
+check "the OCI image runs with podman: verify, lint, audit, as non-root with a read-only root ($(stat -c %s "$image") bytes)" image_runs
