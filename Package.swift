@@ -23,6 +23,8 @@ let package = Package(
         // verification callback sees the chain of the very connection that serves the file.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
+        // RFC 4180 CSV for `aasa audit summarize --format csv` (quoting, CRLF).
+        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
     ],
     targets: [
         // The system OpenSSL 3 (Debian: libssl-dev). Only CAASACrypto imports it.
@@ -63,6 +65,7 @@ let package = Package(
                 .product(name: "NIOTLS", package: "swift-nio", condition: .when(traits: ["Audit"])),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: .when(traits: ["Audit"])),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["Audit"])),
+                .product(name: "CSV", package: "CSV.swift", condition: .when(traits: ["Audit"])),
             ]
         ),
         .executableTarget(

@@ -108,6 +108,33 @@ import Testing
         }
     }
 
+    @Test("--format csv: a row per domain, sorted, the last record of a domain winning, signers' expiry at --at")
+    func csvHasARowPerDomain() throws {
+        try withTemporaryDirectory { directory in
+            try Self.shards(in: directory)
+            let result = CLI.run(
+                ["audit", "summarize", "shard-1.jsonl", "shard-2.jsonl", "--at", "2026-01-01", "--format", "csv"],
+                in: directory)
+            #expect(result.status == 0, "\(result)")
+            let rows = result.stdoutText.components(separatedBy: "\r\n")
+            #expect(rows.last == "", "every row ends with CRLF")
+            #expect(
+                Array(rows.dropLast()) == [
+                    "domain,verdict,errors,warnings,deprecations,rules,signer_subject,signer_issuer,signer_not_after,signer_expired,signer_sha256"
+                ] + Self.expectedCSVRows, "\(result.stdoutText)")
+            // The skipped lines are said on standard error, as for the other formats.
+            #expect(result.stderrLines.count == 3, "\(result)")
+        }
+    }
+
+    /// The rows of ``shards(in:)``: b.example.com as its second record says (legacy, the new signer).
+    static let expectedCSVRows = [
+        "a.example.com,current,0,0,0,,,,,,",
+        "b.example.com,legacy,0,0,1,signed-file,CN=*.example.com,CN=Test CA,2030-06-30T12:00:00Z,no,BB:02",
+        "c.example.com,legacy,0,1,1,served-at-root-only signed-file,CN=old.example.com,CN=Test CA,2020-01-01T00:00:00Z,yes,AA:01",
+        "d.example.com,needs-attention,1,1,0,content-type,,,,,",
+    ]
+
     @Test func overlappingShardsCountEachDomainOnceAndReportEachBadLine() throws {
         try withTemporaryDirectory { directory in
             try Self.shards(in: directory)

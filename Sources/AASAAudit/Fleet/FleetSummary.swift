@@ -9,7 +9,7 @@ import Foundation
 /// however many domains share them.
 public struct FleetSummary: Sendable {
     /// What is kept of one domain's last record: a few bytes, no allocation of its own.
-    private struct DomainState {
+    struct DomainState {
         var verdict: AuditVerdict
         /// Index in ``profiles``: the domain's findings, counted by rule.
         var profile: Int32
@@ -17,7 +17,7 @@ public struct FleetSummary: Sendable {
         var signer: Int32
     }
 
-    /// One (rule, severity, count) of a domain's findings.
+    /// One (rule, severity, count) of a domain's findings: a rule found at two severities has two.
     private struct RuleCount: Hashable {
         var rule: Int32
         var severity: Severity
@@ -44,9 +44,8 @@ public struct FleetSummary: Sendable {
         var counts: [RuleCount] = []
         for finding in record.diagnostics {
             let rule = intern(finding.rule)
-            if let index = counts.firstIndex(where: { $0.rule == rule }) {
+            if let index = counts.firstIndex(where: { $0.rule == rule && $0.severity == finding.severity }) {
                 counts[index].count += 1
-                counts[index].severity = max(counts[index].severity, finding.severity)
             } else {
                 counts.append(RuleCount(rule: rule, severity: finding.severity, count: 1))
             }
@@ -79,6 +78,17 @@ public struct FleetSummary: Sendable {
         return Int32(signers.count - 1)
     }
 
+    /// The domains, by lowercased name, for ``domainRows(at:)``.
+    var domainStates: [String: DomainState] { domains }
+
+    /// A domain's findings (``DomainState/profile``): (rule, severity, count) each.
+    func profileCounts(_ profile: Int32) -> [(rule: String, severity: Severity, count: Int)] {
+        profiles[Int(profile)].map { (ruleNames[Int($0.rule)], $0.severity, Int($0.count)) }
+    }
+
+    /// A signer by its index (``DomainState/signer``).
+    func signerAt(_ index: Int32) -> AuditRecord.Signer { signers[Int(index)] }
+
     /// The summary of every domain added, with signers' expiry judged at `time`.
     public func report(at time: Date, files: [FleetReport.FileRead] = []) -> FleetReport {
         var verdicts: [AuditVerdict: Int] = [:]
@@ -88,9 +98,12 @@ public struct FleetSummary: Sendable {
         var signerDomains = [Int](repeating: 0, count: signers.count)
         for state in domains.values {
             verdicts[state.verdict, default: 0] += 1
+            // A profile is sorted by rule, a rule once per severity: the domain counts once per rule.
+            var previous: Int32 = -1
             for count in profiles[Int(state.profile)] {
                 let rule = Int(count.rule)
-                ruleDomains[rule] += 1
+                if count.rule != previous { ruleDomains[rule] += 1 }
+                previous = count.rule
                 ruleFindings[rule] += Int(count.count)
                 ruleSeverity[rule] = max(ruleSeverity[rule], count.severity)
             }

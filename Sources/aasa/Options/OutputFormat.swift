@@ -66,3 +66,8 @@ enum TextOrJSONFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
 enum InspectFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
     case text, json, pem
 }
+
+/// `--format` for audit summarize: the summary as text, json or markdown, or csv (a row per domain).
+enum FleetFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case text, json, markdown, csv
+}

@@ -5,10 +5,6 @@ import ArgumentParser
 import Foundation
 
 /// The formats of `aasa audit summarize`: one summary, for people, machines or a CI page.
-enum FleetFormats: BatchFormatOffer {
-    static var formats: [BatchFormat] { [.text, .json, .markdown] }
-}
-
 extension AASACommand.Audit {
     /// `aasa audit summarize FILE.jsonl…`: one summary of many `aasa audit --format jsonl`
     /// result files (shards of a fleet, or the runs of a resumed audit), read line by line.
@@ -49,8 +45,11 @@ extension AASACommand.Audit {
                 "Result files of 'aasa audit --format jsonl' ('-' for standard input).", valueName: "file"))
         var files: [String] = []
 
-        @Option(help: "Output format: text (default), json (one document) or markdown (for a CI job summary).")
-        var format = BatchFormatOption<FleetFormats>(.text)
+        @Option(
+            help:
+                "Output format: text, json (one document), markdown (for a CI job summary) or csv (a row per domain, for a spreadsheet)."
+        )
+        var format = FleetFormat.text
 
         @Option(
             name: .customLong("at"),
@@ -78,10 +77,11 @@ extension AASACommand.Audit {
             let decoder = AuditRecord.decoder()
             let read = files.map { Self.read($0, into: &summary, decoder: decoder) }
             let report = summary.report(at: time, files: read)
-            switch format.value {
+            switch format {
             case .json: try JSONOutput.print(report, stamped: .fleet)
             case .markdown: StandardStreams.out(Data(FleetReportRendering.markdown(report).utf8))
-            default: StandardStreams.out(Data(FleetReportRendering.text(report).utf8))
+            case .csv: StandardStreams.out(try FleetCSV.data(summary.domainRows(at: time)))
+            case .text: StandardStreams.out(Data(FleetReportRendering.text(report).utf8))
             }
             if read.allSatisfy({ $0.records == 0 }) && report.unreadable < read.count {
                 // A gate on the summary must not pass on nothing (issue #27).

@@ -1,0 +1,36 @@
+import AASA
+import Foundation
+
+/// One domain of a fleet summary, as `aasa audit summarize --format csv` writes it: its last
+/// record's verdict, its findings counted by severity and named by rule, and its signer.
+public struct FleetDomainRow: Sendable, Equatable {
+    /// The domain, lowercased (as the summary counts it).
+    public let domain: String
+    public let verdict: AuditVerdict
+    public let errors: Int
+    public let warnings: Int
+    public let deprecations: Int
+    /// The rules of its findings, each once, sorted.
+    public let rules: [String]
+    /// The signer of the signed file it serves; nil when it serves none (or the signer was not read).
+    public let signer: AuditRecord.Signer?
+    /// Whether the signer had expired at the summary's time.
+    public let signerExpired: Bool
+}
+
+extension FleetSummary {
+    /// Every domain added, sorted by name, with signers' expiry judged at `time`.
+    public func domainRows(at time: Date) -> [FleetDomainRow] {
+        domainStates.map { name, state in
+            let counts = profileCounts(state.profile)
+            func count(_ severity: Severity) -> Int {
+                counts.filter { $0.severity == severity }.reduce(0) { $0 + $1.count }
+            }
+            let signer = state.signer >= 0 ? signerAt(state.signer) : nil
+            return FleetDomainRow(
+                domain: name, verdict: state.verdict, errors: count(.error), warnings: count(.warning),
+                deprecations: count(.deprecation), rules: Set(counts.map(\.rule)).sorted(), signer: signer,
+                signerExpired: signer.map { $0.notAfter < time } ?? false)
+        }.sorted { $0.domain < $1.domain }
+    }
+}
