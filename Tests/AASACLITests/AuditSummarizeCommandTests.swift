@@ -76,6 +76,14 @@ import Testing
         try Data(second.joined(separator: "\n").utf8).write(to: directory.child("shard-2.jsonl"))  // no final newline
     }
 
+    /// ``shards(in:)`` written to `directory`, then summarized in `format` with signers judged at 2026-01-01.
+    static func summarizeShards(format: String, in directory: URL) throws -> ProcessResult {
+        try shards(in: directory)
+        return CLI.run(
+            ["audit", "summarize", "shard-1.jsonl", "shard-2.jsonl", "--at", "2026-01-01", "--format", format],
+            in: directory)
+    }
+
     @Test("the EXAMPLES of summarize's help run as printed where the result files are, and exit 0")
     func helpExamplesRun() throws {
         let help = CLI.run(["audit", "summarize", "--help"]).stdoutText
@@ -85,9 +93,7 @@ import Testing
             .prefix { $0.hasPrefix("  ") }.map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(examples.count == 2, "\(examples)")
         try withTemporaryDirectory { directory in
-            let bin = directory.child("bin")
-            try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
-            try FileManager.default.createSymbolicLink(at: bin.child("aasa"), withDestinationURL: CLI.executable)
+            let bin = try CLI.binDirectory(in: directory)
             for (name, domains) in [("results", ["a", "b"]), ("shard-1", ["a"]), ("shard-2", ["b", "c"])] {
                 let lines = try domains.map { try Self.record("\($0).example.com", "current") }
                 try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: directory.child("\(name).jsonl"))
@@ -111,10 +117,7 @@ import Testing
     @Test("--format csv: a row per domain, sorted, the last record of a domain winning, signers' expiry at --at")
     func csvHasARowPerDomain() throws {
         try withTemporaryDirectory { directory in
-            try Self.shards(in: directory)
-            let result = CLI.run(
-                ["audit", "summarize", "shard-1.jsonl", "shard-2.jsonl", "--at", "2026-01-01", "--format", "csv"],
-                in: directory)
+            let result = try Self.summarizeShards(format: "csv", in: directory)
             #expect(result.status == 0, "\(result)")
             let rows = result.stdoutText.components(separatedBy: "\r\n")
             #expect(rows.last == "", "every row ends with CRLF")
@@ -179,10 +182,7 @@ import Testing
 
     @Test func jsonHasTheSameCountsAndValidatesAgainstTheFleetSchema() throws {
         try withTemporaryDirectory { directory in
-            try Self.shards(in: directory)
-            let result = CLI.run(
-                ["audit", "summarize", "shard-1.jsonl", "shard-2.jsonl", "--at", "2026-01-01", "--format", "json"],
-                in: directory)
+            let result = try Self.summarizeShards(format: "json", in: directory)
             #expect(result.status == 0, "\(result)")
             let outcome = SchemaValidation.json(result.stdout, schema: Self.schema)
             #expect(outcome.valid, "\(outcome)\n\(result)")

@@ -90,6 +90,17 @@ extension URL {
     func child(_ name: String) -> URL { appendingPathComponent(name) }
 }
 
+extension CLI {
+    /// `directory/bin`, made, with a link named `aasa` to the binary under test: the PATH entry
+    /// under which a printed command (`aasa …`) runs as a user would type it.
+    static func binDirectory(in directory: URL) throws -> URL {
+        let bin = directory.child("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: bin.child("aasa"), withDestinationURL: executable)
+        return bin
+    }
+}
+
 // MARK: - Fixtures
 
 enum Fixture {

@@ -70,9 +70,7 @@ struct GitHubActionTests {
     @Test("the entry point runs aasa as the inputs say: SARIF to a file, exit-code out, findings fail the step or not")
     func entryPointRuns() throws {
         try withTemporaryDirectory { directory in
-            let bin = directory.child("bin")
-            try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
-            try FileManager.default.createSymbolicLink(at: bin.child("aasa"), withDestinationURL: CLI.executable)
+            let bin = try CLI.binDirectory(in: directory)
             let site = directory.child("site")
             try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
             try FileManager.default.copyItem(
@@ -143,9 +141,7 @@ struct GitHubActionTests {
         // The .deb is the release's (scripts/test-release.sh installs it); here aasa is on PATH.
         inputs["DEB"] = ""
         try withTemporaryDirectory { directory in
-            let bin = directory.child("bin")
-            try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
-            try FileManager.default.createSymbolicLink(at: bin.child("aasa"), withDestinationURL: CLI.executable)
+            let bin = try CLI.binDirectory(in: directory)
             let wellKnown = directory.child("site/.well-known")
             try FileManager.default.createDirectory(at: wellKnown, withIntermediateDirectories: true)
             try FileManager.default.copyItem(
