@@ -159,11 +159,16 @@ extension AASACommand {
         /// Migrates `file` to `output` (a path under `directory` for `--out-dir`), reporting
         /// every failure as one line; returns what became of it.
         private func migrate(_ file: String, to output: String, under directory: String?) -> Outcome {
-            switch reportingFailure(path: file, { try migrateOrThrow(file, to: output, under: directory) }) {
-            case .success(let outcome): return outcome
-            case .failure(ExitStatus.checkFailed): return .notMigrated
-            case .failure(ExitStatus.usage): return .refused
-            case .failure: return .unreadable
+            do {
+                switch try reportingFailure(path: file, { try migrateOrThrow(file, to: output, under: directory) }) {
+                case .success(let outcome): return outcome
+                case .failure(ExitStatus.checkFailed): return .notMigrated
+                case .failure(ExitStatus.usage): return .refused
+                case .failure: return .unreadable
+                }
+            } catch {
+                Diagnostics.emit(file, .error, "\(error)")
+                return .unreadable
             }
         }
 

@@ -65,14 +65,14 @@ struct CLIFailure: Error {
 /// Runs a subcommand body, turning ``CLIFailure`` and ``AASAError`` into one stderr line and
 /// the documented exit status (never a stack trace, never argument-parser's generic "Error:").
 func reportingFailures(path: String, _ body: () throws -> Void) throws {
-    if case .failure(let status) = reportingFailure(path: path, body) { throw status }
+    if case .failure(let status) = try reportingFailure(path: path, body) { throw status }
 }
 
 /// ``reportingFailures(path:_:)`` for one input of many: the failure's line is written and its
 /// exit status returned, so that the caller goes on with the next input. A thrown ``ExitCode``
-/// (the body's own line already written) is returned as it is; any other error is one line
-/// and ``ExitStatus/badInput``.
-func reportingFailure<Value>(path: String, _ body: () throws -> Value) -> Result<Value, ExitCode> {
+/// (the body's own line already written) is returned as it is; any other error (a usage error
+/// for argument-parser) is thrown on.
+func reportingFailure<Value>(path: String, _ body: () throws -> Value) rethrows -> Result<Value, ExitCode> {
     do {
         return .success(try body())
     } catch let failure as CLIFailure {
@@ -82,9 +82,6 @@ func reportingFailure<Value>(path: String, _ body: () throws -> Value) -> Result
         return .failure(status)
     } catch let error as AASAError {
         Diagnostics.emit(path, .error, error.message)
-        return .failure(ExitStatus.badInput)
-    } catch {
-        Diagnostics.emit(path, .error, "\(error)")
         return .failure(ExitStatus.badInput)
     }
 }
