@@ -130,6 +130,35 @@ import Testing
         }
     }
 
+    @Test("--list: the domains that meet every condition, a name a line, their CSV rows, or a JSON array")
+    func listSelectsDomains() throws {
+        try withTemporaryDirectory { directory in
+            try Self.shards(in: directory)
+            func list(_ conditions: [String], _ format: String = "text") -> ProcessResult {
+                CLI.run(
+                    ["audit", "summarize", "shard-1.jsonl", "shard-2.jsonl", "--at", "2026-01-01", "--format", format]
+                        + conditions.flatMap { ["--list", $0] }, in: directory)
+            }
+            let legacy = list(["verdict=legacy"])
+            #expect(legacy.status == 0, "\(legacy)")
+            #expect(legacy.stdoutText == "b.example.com\nc.example.com\n", "\(legacy)")
+            #expect(legacy.stderrLines.last == "summarize: note: 2 of 4 domains meet verdict=legacy", "\(legacy)")
+            #expect(list(["verdict=legacy", "signer=expired"]).stdoutText == "c.example.com\n")
+            let csv = list(["rule=content-type"], "csv")
+            #expect(
+                csv.stdoutText.components(separatedBy: "\r\n").dropFirst().first == Self.expectedCSVRows[3], "\(csv)")
+            let json = list(["signer=none"], "json")
+            #expect(try json.json() as? [String] == ["a.example.com", "d.example.com"], "\(json)")
+            for (conditions, format) in [
+                (["verdict=bad"], "text"), (["colour=red"], "text"), (["verdict=broken"], "markdown"),
+            ] {
+                let refused = list(conditions, format)
+                #expect(refused.status == 64, "\(conditions) \(format): \(refused)")
+                #expect(refused.stdout.isEmpty, "\(refused)")
+            }
+        }
+    }
+
     /// The rows of ``shards(in:)``: b.example.com as its second record says (legacy, the new signer).
     static let expectedCSVRows = [
         "a.example.com,current,0,0,0,,,,,,",

@@ -57,6 +57,13 @@ extension AASACommand.Audit {
                 "Judge signers' expiry at this time: ISO 8601 or Unix seconds (default now).", valueName: "time"))
         var atTime: String?
 
+        @Option(
+            name: .customLong("list"),
+            help: ArgumentHelp(
+                "List the domains that meet this condition instead of the summary (repeatable: all must hold): verdict=NAME, rule=ID, signer=expired, signer=valid or signer=none. One name a line; with --format csv their rows, with json an array of names.",
+                valueName: "key=value"))
+        var list: [String] = []
+
         @OptionGroup(title: "Display")
         var display: DisplayOptions
 
@@ -69,6 +76,14 @@ extension AASACommand.Audit {
                     "no result file: give the files of 'aasa audit --format jsonl' ('-' for standard input)")
             }
             try TimeArgument.validate(atTime)
+            do {
+                _ = try FleetDomainFilter(parsing: list)
+            } catch let problem as FleetDomainFilter.Problem {
+                throw ValidationError("--list \(problem.description)")
+            }
+            if !list.isEmpty && format == .markdown {
+                throw ValidationError("--list gives domain names: use --format text, json or csv")
+            }
         }
 
         func run() throws {
@@ -77,11 +92,20 @@ extension AASACommand.Audit {
             let decoder = AuditRecord.decoder()
             let read = files.map { Self.read($0, into: &summary, decoder: decoder) }
             let report = summary.report(at: time, files: read)
-            switch format {
-            case .json: try JSONOutput.print(report, stamped: .fleet)
-            case .markdown: StandardStreams.out(Data(FleetReportRendering.markdown(report).utf8))
-            case .csv: StandardStreams.out(try FleetCSV.data(summary.domainRows(at: time)))
-            case .text: StandardStreams.out(Data(FleetReportRendering.text(report).utf8))
+            if list.isEmpty {
+                switch format {
+                case .json: try JSONOutput.print(report, stamped: .fleet)
+                case .markdown: StandardStreams.out(Data(FleetReportRendering.markdown(report).utf8))
+                case .csv: StandardStreams.out(try FleetCSV.data(summary.domainRows(at: time)))
+                case .text: StandardStreams.out(Data(FleetReportRendering.text(report).utf8))
+                }
+            } else {
+                let rows = summary.domainRows(at: time).filter(try FleetDomainFilter(parsing: list).matches)
+                try Self.printList(rows, format: format)
+                Diagnostics.emit(
+                    "summarize", .note,
+                    "\(rows.count) of \(report.domains) domain\(report.domains == 1 ? "" : "s") meet "
+                        + list.joined(separator: " and "))
             }
             if read.allSatisfy({ $0.records == 0 }) && report.unreadable < read.count {
                 // A gate on the summary must not pass on nothing (issue #27).
@@ -91,6 +115,20 @@ extension AASACommand.Audit {
                 throw ExitStatus.badInput
             }
             if report.unreadable > 0 { throw ExitStatus.badInput }
+        }
+
+        /// The domains `--list` selects: a name a line (text), an array of names (json), or
+        /// their rows (csv).
+        static func printList(_ rows: [FleetDomainRow], format: FleetFormat) throws {
+            switch format {
+            case .csv:
+                StandardStreams.out(try FleetCSV.data(rows))
+            case .json:
+                let names = try JSONSerialization.data(withJSONObject: rows.map(\.domain), options: [.prettyPrinted])
+                StandardStreams.out(names + Data("\n".utf8))
+            case .text, .markdown:
+                StandardStreams.out(Data(rows.map { TerminalText.line($0.domain) + "\n" }.joined().utf8))
+            }
         }
 
         /// Why a file's first line shows it to be one JSON document (``AASACommand/Audit``'s
