@@ -17,20 +17,3 @@ public struct FleetDomainRow: Sendable, Equatable {
     /// Whether the signer had expired at the summary's time.
     public let signerExpired: Bool
 }
-
-extension FleetSummary {
-    /// Every domain added, sorted by name, with signers' expiry judged at `time`.
-    public func domainRows(at time: Date) -> [FleetDomainRow] {
-        domainStates.map { name, state in
-            let counts = profileCounts(state.profile)
-            func count(_ severity: Severity) -> Int {
-                counts.filter { $0.severity == severity }.reduce(0) { $0 + $1.count }
-            }
-            let signer = state.signer >= 0 ? signerAt(state.signer) : nil
-            return FleetDomainRow(
-                domain: name, verdict: state.verdict, errors: count(.error), warnings: count(.warning),
-                deprecations: count(.deprecation), rules: Set(counts.map(\.rule)).sorted(), signer: signer,
-                signerExpired: signer.map { $0.notAfter < time } ?? false)
-        }.sorted { $0.domain < $1.domain }
-    }
-}

@@ -9,7 +9,7 @@ import Foundation
 /// however many domains share them.
 public struct FleetSummary: Sendable {
     /// What is kept of one domain's last record: a few bytes, no allocation of its own.
-    struct DomainState {
+    private struct DomainState {
         var verdict: AuditVerdict
         /// Index in ``profiles``: the domain's findings, counted by rule.
         var profile: Int32
@@ -78,17 +78,6 @@ public struct FleetSummary: Sendable {
         return Int32(signers.count - 1)
     }
 
-    /// The domains, by lowercased name, for ``domainRows(at:)``.
-    var domainStates: [String: DomainState] { domains }
-
-    /// A domain's findings (``DomainState/profile``): (rule, severity, count) each.
-    func profileCounts(_ profile: Int32) -> [(rule: String, severity: Severity, count: Int)] {
-        profiles[Int(profile)].map { (ruleNames[Int($0.rule)], $0.severity, Int($0.count)) }
-    }
-
-    /// A signer by its index (``DomainState/signer``).
-    func signerAt(_ index: Int32) -> AuditRecord.Signer { signers[Int(index)] }
-
     /// The summary of every domain added, with signers' expiry judged at `time`.
     public func report(at time: Date, files: [FleetReport.FileRead] = []) -> FleetReport {
         var verdicts: [AuditVerdict: Int] = [:]
@@ -128,5 +117,23 @@ public struct FleetSummary: Sendable {
                 verdicts[verdict].map { FleetReport.VerdictCount(verdict: verdict, domains: $0) }
             },
             rules: rules, signers: signed)
+    }
+}
+
+extension FleetSummary {
+    /// Every domain added, sorted by name, with signers' expiry judged at `time`
+    /// (``FleetDomainRow``: `aasa audit summarize --format csv` and `--list`).
+    public func domainRows(at time: Date) -> [FleetDomainRow] {
+        domains.map { name, state in
+            let counts = profiles[Int(state.profile)]
+            func count(_ severity: Severity) -> Int {
+                counts.filter { $0.severity == severity }.reduce(0) { $0 + Int($1.count) }
+            }
+            let signer = state.signer >= 0 ? signers[Int(state.signer)] : nil
+            return FleetDomainRow(
+                domain: name, verdict: state.verdict, errors: count(.error), warnings: count(.warning),
+                deprecations: count(.deprecation), rules: Set(counts.map { ruleNames[Int($0.rule)] }).sorted(),
+                signer: signer, signerExpired: signer.map { $0.notAfter < time } ?? false)
+        }.sorted { $0.domain < $1.domain }
     }
 }

@@ -4,7 +4,6 @@ import AASAReports
 import ArgumentParser
 import Foundation
 
-/// The formats of `aasa audit summarize`: one summary, for people, machines or a CI page.
 extension AASACommand.Audit {
     /// `aasa audit summarize FILE.jsonl…`: one summary of many `aasa audit --format jsonl`
     /// result files (shards of a fleet, or the runs of a resumed audit), read line by line.
@@ -76,11 +75,7 @@ extension AASACommand.Audit {
                     "no result file: give the files of 'aasa audit --format jsonl' ('-' for standard input)")
             }
             try TimeArgument.validate(atTime)
-            do {
-                _ = try FleetDomainFilter(parsing: list)
-            } catch let problem as FleetDomainFilter.Problem {
-                throw ValidationError("--list \(problem.description)")
-            }
+            _ = try filter()
             if !list.isEmpty && format == .markdown {
                 throw ValidationError("--list gives domain names: use --format text, json or csv")
             }
@@ -100,7 +95,7 @@ extension AASACommand.Audit {
                 case .text: StandardStreams.out(Data(FleetReportRendering.text(report).utf8))
                 }
             } else {
-                let rows = summary.domainRows(at: time).filter(try FleetDomainFilter(parsing: list).matches)
+                let rows = summary.domainRows(at: time).filter(try filter().matches)
                 try Self.printList(rows, format: format)
                 Diagnostics.emit(
                     "summarize", .note,
@@ -115,6 +110,15 @@ extension AASACommand.Audit {
                 throw ExitStatus.badInput
             }
             if report.unreadable > 0 { throw ExitStatus.badInput }
+        }
+
+        /// `--list`'s conditions; a usage error names the first that is not one.
+        private func filter() throws -> FleetDomainFilter {
+            do {
+                return try FleetDomainFilter(parsing: list)
+            } catch let problem as FleetDomainFilter.Problem {
+                throw ValidationError("--list \(problem.description)")
+            }
         }
 
         /// The domains `--list` selects: a name a line (text), an array of names (json), or
