@@ -12,18 +12,12 @@ struct AuditUnprivilegedTests {
 
     @Test("an unprivileged user audits the test nginx: connections open, the file is fetched and verified")
     func auditsWithoutPrivileges() throws {
-        // The binary and the CA in a directory that user can read (a CI clone may be mode 700).
-        let directory = URL(fileURLWithPath: "/tmp/aasa-unprivileged-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try Self.directoryTheUserCanRun()
         defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.path)
         let binary = directory.appendingPathComponent("aasa")
-        try FileManager.default.copyItem(at: Executables.aasa, to: binary)
         let ca = directory.appendingPathComponent("ca-bundle.pem")
         try FileManager.default.copyItem(at: URL(fileURLWithPath: TestPaths.cert("ca-bundle.pem")), to: ca)
-        for (path, mode) in [(binary.path, 0o755), (ca.path, 0o644)] {
-            try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
-        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: ca.path)
 
         try withNginx { server in
             let arguments = [
@@ -32,15 +26,7 @@ struct AuditUnprivilegedTests {
             ]
             // As root (CI): setpriv drops to another user with no capabilities; as anyone
             // else, the tests' own user is already unprivileged.
-            let result: ProcessResult
-            if getuid() == 0 {
-                result = ProcessRunner.run(
-                    URL(fileURLWithPath: "/usr/bin/setpriv"),
-                    ["--reuid", Self.user, "--regid", Self.user, "--clear-groups", "--inh-caps=-all", binary.path]
-                        + arguments, in: directory)
-            } else {
-                result = ProcessRunner.run(binary, arguments, in: directory)
-            }
+            let result = Self.runUnprivileged(binary, arguments, in: directory)
             #expect(result.status == 0, "\(result)")
             let document = try #require(try result.json() as? [String: Any], "\(result)")
             let domains = try #require(document["domains"] as? [[String: Any]], "\(result)")
@@ -51,5 +37,49 @@ struct AuditUnprivilegedTests {
             #expect(!text.contains("Permission denied"), "\(text)")
             #expect(!text.contains("connection-failed"), "\(text)")
         }
+    }
+
+    /// Runs `binary` as ``user`` with no capabilities when the tests run as root, else as the
+    /// tests' own (already unprivileged) user.
+    static func runUnprivileged(_ binary: URL, _ arguments: [String], in directory: URL) -> ProcessResult {
+        guard getuid() == 0 else { return ProcessRunner.run(binary, arguments, in: directory) }
+        return ProcessRunner.run(
+            URL(fileURLWithPath: "/usr/bin/setpriv"),
+            ["--reuid", user, "--regid", user, "--clear-groups", "--inh-caps=-all", binary.path] + arguments,
+            in: directory)
+    }
+
+    /// A fresh directory holding a copy of `aasa` that ``user`` can execute. A CI clone may sit
+    /// under a mode-700 directory and a temporary directory may be mounted noexec, so each
+    /// candidate is tried with `aasa --version` run as that user; the test is skipped, with
+    /// every candidate's answer, only when none runs it.
+    static func directoryTheUserCanRun() throws -> URL {
+        var roots: [String] = []
+        for root in [FileManager.default.temporaryDirectory.path, "/var/tmp", "/tmp", "/dev/shm"]
+        where !roots.contains(root) {
+            roots.append(root)
+        }
+        var answers: [String] = []
+        for root in roots {
+            let directory = URL(fileURLWithPath: root).appendingPathComponent(
+                "aasa-unprivileged-\(UUID().uuidString.prefix(8))")
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.path)
+                let binary = directory.appendingPathComponent("aasa")
+                try FileManager.default.copyItem(at: Executables.aasa, to: binary)
+                try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: binary.path)
+            } catch {
+                answers.append("\(root): \(error)")
+                try? FileManager.default.removeItem(at: directory)
+                continue
+            }
+            let probe = runUnprivileged(directory.appendingPathComponent("aasa"), ["--version"], in: directory)
+            if probe.status == 0 { return directory }
+            answers.append("\(root): exit \(probe.status): \(probe.stderr.prefix(300))")
+            try? FileManager.default.removeItem(at: directory)
+        }
+        try Test.cancel(
+            "skipped: no directory where user \(user) can run a copy of aasa: \(answers.joined(separator: "; "))")
     }
 }
