@@ -18,14 +18,21 @@ struct ContainerImageTests {
     static let version = ContainerImage.version
     static let podman = URL(fileURLWithPath: "/usr/bin/podman")
 
-    /// podman with the store in `store`.
+    /// podman with its run root in `store` and its images in ``imageRoot(for:)``.
     static func podman(_ arguments: [String], store: URL) -> ProcessResult {
         ProcessRunner.run(
             podman,
             [
-                "--storage-driver", "vfs", "--root", store.appendingPathComponent("root").path, "--runroot",
+                "--storage-driver", "vfs", "--root", imageRoot(for: store).path, "--runroot",
                 store.appendingPathComponent("run").path,
             ] + arguments, timeout: 300)
+    }
+
+    /// Where podman unpacks the image for `store`: beside the build, whose file system runs
+    /// programs (the tests' own binaries run from it), since a temporary directory may be
+    /// mounted noexec and the container's /usr/bin/aasa would then fail to start.
+    static func imageRoot(for store: URL) -> URL {
+        Repository.root.appendingPathComponent(".build/\(store.lastPathComponent)-images")
     }
 
     /// `aasa ARGUMENTS` in a new container of the image: read-only root, the repository's
@@ -50,7 +57,10 @@ struct ContainerImageTests {
             "podman is not installed: scripts/test-release.sh installs it (ensure-deps.sh podman runc)")
         // Under /tmp, short: podman refuses a run root of more than 50 characters.
         let store = URL(fileURLWithPath: "/tmp/aasa-oci-\(UUID().uuidString.prefix(8))")
-        defer { try? FileManager.default.removeItem(at: store) }
+        defer {
+            try? FileManager.default.removeItem(at: store)
+            try? FileManager.default.removeItem(at: Self.imageRoot(for: store))
+        }
         let load = Self.podman(["load", "--quiet", "--input", archive], store: store)
         try #require(load.status == 0, "podman load: \(load)")
         #expect(load.stdoutText.contains("localhost/aasa:\(Self.version)"), "\(load)")
