@@ -5,9 +5,10 @@
 # schema validators of the output tests), python3-yaml (GitHubActionTests read action.yml) and time (GNU time: the peak memory of a child, for
 # the --files-from memory test) first when they are missing, tinyproxy (the proxy tests), and
 # dnsmasq-base and iproute2 for the WAN simulation (benchmarks/wan-sim.sh, which the
-# WANSimulationTests run as root), and pre-commit (PreCommitHookTests run the hooks with it).
+# WANSimulationTests run as root), pre-commit (PreCommitHookTests run the hooks with it) and
+# parallel (ScaleOutRecipeTests run docs/audit.md's GNU parallel block).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/ensure-deps.sh nginx python3-jsonschema python3-yaml libxml2-utils time tinyproxy dnsmasq-base iproute2 strace pre-commit
+scripts/ensure-deps.sh nginx python3-jsonschema python3-yaml libxml2-utils time tinyproxy dnsmasq-base iproute2 strace pre-commit parallel
 swift build --build-tests
 scripts/swift-test.sh --skip-build "$@"

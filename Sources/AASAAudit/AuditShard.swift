@@ -38,15 +38,35 @@ public struct AuditShard: Sendable, Hashable, CustomStringConvertible {
         public let description: String
     }
 
-    /// Parses `K/N`: two decimal numbers, 1 ≤ K ≤ N.
-    public static func parse(_ text: String) throws(ParseError) -> AuditShard {
+    /// Where a written shard starts counting: `--shard K/N` counts from 1 (as Slurm arrays and
+    /// GNU parallel's `{#}` do), `--shard-index I/N` from 0 (as Kubernetes'
+    /// `JOB_COMPLETION_INDEX` does). Both name the same shards: index I is shard I + 1.
+    public enum Counting: Int, Sendable {
+        case fromOne = 1
+        case fromZero = 0
+    }
+
+    /// Parses `K/N`: two decimal numbers, K counted as `counting` says (1 ≤ K ≤ N, or
+    /// 0 ≤ K < N).
+    public static func parse(_ text: String, counting: Counting = .fromOne) throws(ParseError) -> AuditShard {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.count <= 9 && $0.allSatisfy(\.isASCII) }),
-            let index = Int(parts[0]), let count = Int(parts[1]), parts.allSatisfy({ $0.first != "+" })
+            let written = Int(parts[0]), let count = Int(parts[1]), parts.allSatisfy({ $0.first != "+" })
         else {
-            throw ParseError(description: "'\(text)' is not K/N (two numbers, such as 1/4)")
+            throw ParseError(
+                description:
+                    "'\(text)' is not \(counting == .fromOne ? "K/N" : "I/N") (two numbers, such as \(counting == .fromOne ? "1/4" : "0/4"))"
+            )
         }
-        return try AuditShard(index: index, count: count)
+        if counting == .fromZero {
+            guard (1...maximumCount).contains(count), (0..<count).contains(written) else {
+                throw ParseError(
+                    description: (1...maximumCount).contains(count)
+                        ? "the shard index must be from 0 to \(count - 1) (I/N counts from 0), not \(written)"
+                        : "the shard count must be from 1 to \(maximumCount), not \(count)")
+            }
+        }
+        return try AuditShard(index: written + 1 - counting.rawValue, count: count)
     }
 
     /// The shard (1...`count`) that `domain` belongs to when the input is split in `count`.

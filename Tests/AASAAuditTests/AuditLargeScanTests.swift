@@ -83,14 +83,37 @@ struct AuditLargeScanTests {
         let runs: [[String]] = [
             ["--shard", "0/3"], ["--shard", "4/3"], ["--shard", "1/0"], ["--shard", "three"], ["--shard", "1/2/3"],
             ["--resume", "-"], ["--resume", "out.jsonl", "--format", "json"],
+            ["--shard-index", "3/3"], ["--shard-index", "-1/3"], ["--shard-index", "1/3", "--shard", "2/3"],
         ]
-        #expect(runs.count == 7)
+        #expect(runs.count == 10)
         for extra in runs {
             let result = TestProcess.aasa(["audit", "d1.example.com:1"] + extra + Self.local)
             #expect(result.status == 64, "\(extra): \(result)")
             #expect(result.stdout.isEmpty)
         }
         #expect(TestProcess.aasa(["audit", "a.example.com:1", "--shard", "5/3"] + Self.local).stderr.contains("5"))
+        let both = TestProcess.aasa(
+            ["audit", "a.example.com:1", "--shard-index", "1/3", "--shard", "2/3"] + Self.local)
+        #expect(both.stderr.contains("--shard and --shard-index name the same shard two ways: give one"), "\(both)")
+    }
+
+    @Test("--exit-zero: findings at --fail-on leave the status 0 and the summary says so; input errors stay 2")
+    func exitZero() throws {
+        try withNginx { server in
+            let domain = "d1.example.com:\(server.port)"  // broken: the test nginx has no file for it
+            let plain = TestProcess.aasa(["audit", domain] + server.auditOptions)
+            #expect(plain.status == 1, "\(plain)")
+            #expect(plain.stdoutText.contains("1 domain has findings at or above error (exit status 1)"), "\(plain)")
+            let zero = TestProcess.aasa(["audit", domain, "--exit-zero"] + server.auditOptions)
+            #expect(zero.status == 0, "\(zero)")
+            #expect(
+                zero.stdoutText.contains("1 domain has findings at or above error (--exit-zero: exit status 0)"),
+                "\(zero)")
+            let bad = TestProcess.aasa(
+                ["audit", "--domains-file", "-", "--exit-zero"] + server.auditOptions,
+                stdin: Data("\(domain)\nnot a domain\n".utf8))
+            #expect(bad.status == 2, "\(bad)")
+        }
     }
 
     /// A 30-domain scan killed with SIGKILL once some lines are written, then resumed: every

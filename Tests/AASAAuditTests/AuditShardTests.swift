@@ -73,4 +73,19 @@ struct AuditShardTests {
             #expect(throws: AuditShard.ParseError.self, "\(text)") { try AuditShard.parse(text) }
         }
     }
+
+    @Test("I/N counts from 0: index I is shard I + 1, and the index stops at N - 1")
+    func parsesAnIndexCountedFromZero() throws {
+        #expect(try AuditShard.parse("0/1", counting: .fromZero) == AuditShard(index: 1, count: 1))
+        #expect(try AuditShard.parse("0/8", counting: .fromZero) == AuditShard(index: 1, count: 8))
+        #expect(try AuditShard.parse("7/8", counting: .fromZero) == AuditShard(index: 8, count: 8))
+        let refused = ["8/8", "-1/8", "0/0", "1/4/2", "+0/4", "", "0/1000001"]
+        #expect(refused.count == 7)
+        for text in refused {
+            #expect(throws: AuditShard.ParseError.self, "\(text)") { try AuditShard.parse(text, counting: .fromZero) }
+        }
+        #expect(throws: AuditShard.ParseError.self) { try AuditShard.parse("0/4") }
+        let error = #expect(throws: AuditShard.ParseError.self) { try AuditShard.parse("8/8", counting: .fromZero) }
+        #expect(error?.description == "the shard index must be from 0 to 7 (I/N counts from 0), not 8")
+    }
 }

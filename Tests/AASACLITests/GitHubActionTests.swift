@@ -8,16 +8,9 @@ import Testing
 /// `GITHUB_ACTION_PATH` and `GITHUB_OUTPUT` set.
 @Suite("GitHub Action: metadata and entry point")
 struct GitHubActionTests {
-    /// action.yml as JSON (Debian's python3-yaml, which scripts/test.sh installs).
+    /// action.yml as JSON.
     static func metadata() throws -> [String: Any] {
-        let parsed = ProcessRunner.run(
-            URL(fileURLWithPath: "/usr/bin/python3"),
-            [
-                "-c", "import json, sys, yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1]))))",
-                CLI.repoRoot.child("action.yml").path,
-            ])
-        try #require(parsed.status == 0, "action.yml does not parse as YAML: \(parsed)")
-        return try #require(try parsed.json() as? [String: Any], "\(parsed)")
+        try #require(try YAMLDocument.parse(contentsOf: CLI.repoRoot.child("action.yml")) as? [String: Any])
     }
 
     @Test("action.yml: name, description, every input and output described, one composite step that passes each input")

@@ -5,17 +5,31 @@ import ArgumentParser
 /// jobs, each of which can be killed and started again without auditing a domain twice.
 struct LargeScanOptions: ParsableArguments {
     @Option(
+        name: .customLong("shard"),
         help: ArgumentHelp(
             "Audit only shard K of N (1 ≤ K ≤ N, counted from 1): the domains whose normalised name's SHA-256 falls in it. The N shards together are the whole input, without overlap.",
             valueName: "k/n"),
-        transform: { text in
-            do {
-                return try AuditShard.parse(text)
-            } catch {
-                throw ValidationError("\(error)")
-            }
-        })
-    var shard: AuditShard?
+        transform: { try LargeScanOptions.shard($0, counting: .fromOne) })
+    var shardCountedFromOne: AuditShard?
+
+    @Option(
+        name: .customLong("shard-index"),
+        help: ArgumentHelp(
+            "The same shards counted from 0 (0 ≤ I < N; index I is --shard I+1/N), for a Kubernetes Indexed Job's $(JOB_COMPLETION_INDEX).",
+            valueName: "i/n"),
+        transform: { try LargeScanOptions.shard($0, counting: .fromZero) })
+    var shardCountedFromZero: AuditShard?
+
+    /// The shard this run audits, from `--shard` or `--shard-index`.
+    var shard: AuditShard? { shardCountedFromOne ?? shardCountedFromZero }
+
+    private static func shard(_ text: String, counting: AuditShard.Counting) throws -> AuditShard {
+        do {
+            return try AuditShard.parse(text, counting: counting)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+    }
 
     @Option(
         help: ArgumentHelp(
@@ -23,8 +37,12 @@ struct LargeScanOptions: ParsableArguments {
             valueName: "file"))
     var resume: String?
 
-    /// Usage errors: `--resume -`, and `--resume` with a format other than jsonl.
+    /// Usage errors: `--shard` with `--shard-index`, `--resume -`, and `--resume` with a format
+    /// other than jsonl.
     func validate(format: BatchFormat) throws {
+        if shardCountedFromOne != nil && shardCountedFromZero != nil {
+            throw ValidationError("--shard and --shard-index name the same shard two ways: give one")
+        }
         guard let resume else { return }
         if resume == "-" || resume.isEmpty {
             throw ValidationError("--resume needs a file: it reads the file and appends to it")

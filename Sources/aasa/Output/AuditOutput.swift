@@ -35,6 +35,8 @@ final class AuditPrinter {
     var summaryIncomplete: Bool { !table.isComplete }
     /// Domains of the input left to other shards (`--shard`).
     var otherShards = 0
+    /// `--exit-zero`: findings at the failing level do not make the exit status 1.
+    var exitZero = false
     /// Where the output goes: standard output, or the `--resume` file.
     private let output: (Data) -> Void
     /// `--save DIR`: where each domain's files went, for the next steps' `FILE`.
@@ -169,7 +171,7 @@ final class AuditPrinter {
             }
             if failedDomains > 0 {
                 lines.append(
-                    "\(failedDomains) domain\(failedDomains == 1 ? " has" : "s have") findings at or above \(failOn.rawValue) (exit status 1)"
+                    "\(failedDomains) domain\(failedDomains == 1 ? " has" : "s have") findings at or above \(failOn.rawValue) (\(exitZero ? "--exit-zero: exit status 0" : "exit status 1"))"
                 )
             }
             write(lines.joined(separator: "\n") + "\n")

@@ -23,7 +23,8 @@ extension AASACommand {
                 copy. Through an HTTP proxy (CONNECT) with --proxy, or https_proxy/HTTPS_PROXY and NO_PROXY as \
                 curl reads them. Guide: \(InstalledDocs.page("audit.md")).
 
-                Exit status: 0 no finding at or above --fail-on (default error); 1 findings at that level; \
+                Exit status: 0 no finding at or above --fail-on (default error), or --exit-zero; 1 findings at \
+                that level; \
                 2 a domain entry or a --ca-file/--domains-file/--resume file cannot be read or used, a --save file \
                 cannot be written, or a domain was not \
                 audited because this machine ran out of file descriptors or the proxy could not be used (the other \
@@ -61,6 +62,13 @@ extension AASACommand {
 
         @OptionGroup
         var failOn: FailOnOption
+
+        @Flag(
+            name: .customLong("exit-zero"),
+            help:
+                "Exit 0 when findings reach --fail-on (the report still has them), for batch engines that retry a job that exits 1; status 2 stays."
+        )
+        var exitZero = false
 
         @OptionGroup(title: "Rules")
         var rules: RuleSelectionOptions
@@ -244,6 +252,7 @@ extension AASACommand {
                 progress: showProgress
                     ? ProgressBar(total: total, delay: progress == true ? 0 : ProgressBar.delay) : nil,
                 output: log.map { log in log.append } ?? StandardStreams.out)
+            printer.exitZero = exitZero
             if let save {
                 try reportingFailures(path: save) {
                     printer.saver = try AuditSaver(directory: save) { [unowned printer] in printer.problem($0) }
@@ -288,7 +297,7 @@ extension AASACommand {
             {
                 throw ExitStatus.badInput
             }
-            if printer.failedDomains > 0 { throw ExitStatus.checkFailed }
+            if printer.failedDomains > 0 && !exitZero { throw ExitStatus.checkFailed }
         }
     }
 }
