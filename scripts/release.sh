@@ -12,7 +12,10 @@
 #   aasa-VERSION-linux-ARCH-oci.tar   the OCI image localhost/aasa:VERSION (scripts/build-image.sh:
 #                                   the static binary and a CA bundle, no base image), for
 #                                   `podman load -i` / `docker load -i`
-#   SHA256SUMS                      of the three, in `sha256sum -c` format
+#   aasa-VERSION-linux-ARCH-shell-oci.tar   localhost/aasa:VERSION-shell: the same with busybox
+#                                   as /bin/sh, for CI jobs that run a script in the image
+#                                   (GitLab CI: docs/ci.md)
+#   SHA256SUMS                      of the four, in `sha256sum -c` format
 # VERSION is the last word of the first line of `aasa --version`.
 #
 # The binary is scripts/build-static.sh's (.build-static), stripped. The man page comes from
@@ -258,11 +261,14 @@ wait "$tar_pid" || die "packing $tarball failed"
 
 phase_done
 
-# 6. The OCI image.
-phase "building the OCI image (scripts/build-image.sh)"
+# 6. The OCI images: the binary alone, and with a shell.
+phase "building the OCI images (scripts/build-image.sh)"
 image="dist/aasa-$version-linux-$arch-oci.tar"
+shell_image="dist/aasa-$version-linux-$arch-shell-oci.tar"
 scripts/build-image.sh "$aasa" "$version" "$image" >/dev/null || die "scripts/build-image.sh failed"
-(cd dist && sha256sum -- "${tarball#dist/}" "${deb#dist/}" "${image#dist/}" > SHA256SUMS)
+scripts/build-image.sh "$aasa" "$version" "$shell_image" --with-shell >/dev/null ||
+    die "scripts/build-image.sh --with-shell failed"
+(cd dist && sha256sum -- "${tarball#dist/}" "${deb#dist/}" "${image#dist/}" "${shell_image#dist/}" > SHA256SUMS)
 phase_done
 
 if command -v lintian >/dev/null; then
@@ -272,7 +278,7 @@ if command -v lintian >/dev/null; then
 fi
 
 say "artefacts:"
-for artefact in "$tarball" "$deb" "$image" dist/SHA256SUMS; do
+for artefact in "$tarball" "$deb" "$image" "$shell_image" dist/SHA256SUMS; do
     say "  $artefact ($(stat -c %s "$artefact") bytes)"
     echo "$artefact"
 done

@@ -140,10 +140,75 @@ struct ContainerImageTests {
             "image start-up: podman run … verify FILE: median \(Int(times.sorted()[times.count / 2] * 1000)) ms of \(times.count) runs"
         )
     }
+
+    @Test(
+        "the shell image runs docs/ci.md's GitLab jobs as the Docker executor does: their scripts in its sh, reports valid",
+        .enabled(
+            if: ContainerImage.shellArchive != nil,
+            "AASA_OCI_SHELL_ARCHIVE is not set: scripts/test-release.sh builds the image and runs this suite with it"))
+    func gitLabJobsRunInTheShellImage() throws {
+        let archive = try #require(ContainerImage.shellArchive)
+        let reference = "localhost/aasa:\(Self.version)-shell"
+        let page = try String(contentsOf: CIRecipeRepository.page, encoding: .utf8)
+        let block = try #require(
+            MarkdownFence.block(in: page, language: "yaml", after: "## GitLab CI"), "docs/ci.md has no GitLab jobs")
+        let jobs = try #require(try YAMLDocument.parse(block) as? [String: [String: Any]], "\(block)")
+        #expect(Set(jobs.keys) == ["aasa-lint", "aasa-verify"], "\(jobs.keys)")
+
+        let store = URL(fileURLWithPath: "/tmp/aasa-oci-\(UUID().uuidString.prefix(8))")
+        defer {
+            try? FileManager.default.removeItem(at: store)
+            try? FileManager.default.removeItem(at: Self.imageRoot(for: store))
+        }
+        let load = Self.podman(["load", "--quiet", "--input", archive], store: store)
+        try #require(load.status == 0, "podman load: \(load)")
+        #expect(load.stdoutText.contains(reference), "\(load)")
+
+        // The project directory as the runner's Docker executor leaves it: writable by the
+        // image's user (the runner clones with umask 0000).
+        let project = store.appendingPathComponent("project")
+        try FileManager.default.createDirectory(at: project, withIntermediateDirectories: true)
+        try CIRecipeRepository.layOut(project)
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: project.path)
+        let schemas = Repository.fixtures.appendingPathComponent("schemas")
+        for (name, job) in jobs.sorted(by: { $0.key < $1.key }) {
+            let image = try #require(job["image"] as? [String: Any], "\(name): \(job)")
+            #expect(image["name"] as? String == reference, "\(name): \(image)")
+            #expect(image["entrypoint"] as? [String] == [""], "\(name): the job's shell, not aasa, must start")
+            let script = try #require(job["script"] as? [String], "\(name): \(job)")
+            let run = Self.podman(
+                [
+                    "--runtime", "runc", "run", "--rm", "--network", "none",
+                    "--ulimit", "nofile=1024:1024", "--ulimit", "nproc=1024:1024",
+                    "-v", "\(project.path):/builds/project", "-w", "/builds/project", "--entrypoint", "sh",
+                    reference, "-e", "-c", script.joined(separator: "\n"),
+                ], store: store)
+            #expect(run.status == 0, "\(name): \(run)")
+            let reports = (job["artifacts"] as? [String: Any])?["reports"] as? [String: String] ?? [:]
+            #expect(reports.count == 1, "\(name): \(job)")
+            for (kind, file) in reports {
+                let data = try Data(contentsOf: project.appendingPathComponent(file))
+                switch kind {
+                case "codequality":
+                    let issues = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+                    #expect(!issues.isEmpty && issues.allSatisfy { $0["fingerprint"] is String }, "\(issues)")
+                case "junit":
+                    let outcome = SchemaValidation.xml(data, schema: schemas.appendingPathComponent("JUnit.xsd"))
+                    #expect(outcome.valid, "\(name): \(outcome)")
+                default:
+                    Issue.record("\(name): a report of kind \(kind) that this test does not check")
+                }
+            }
+        }
+    }
 }
 
 /// The image under test, from scripts/test-release.sh's environment.
 enum ContainerImage {
     static let archive = ProcessInfo.processInfo.environment["AASA_OCI_ARCHIVE"].flatMap { $0.isEmpty ? nil : $0 }
+    /// The image with a shell (`build-image.sh --with-shell`).
+    static let shellArchive = ProcessInfo.processInfo.environment["AASA_OCI_SHELL_ARCHIVE"].flatMap {
+        $0.isEmpty ? nil : $0
+    }
     static let version = ProcessInfo.processInfo.environment["AASA_OCI_VERSION"] ?? ""
 }

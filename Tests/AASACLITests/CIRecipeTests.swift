@@ -63,7 +63,7 @@ struct CIRecipeTests {
             report: .sarif("aasa-lint.sarif"), occurrences: 1),
     ]
 
-    static let page = Repository.root.appendingPathComponent("docs/ci.md")
+    static let page = CIRecipeRepository.page
 
     /// The lines of the page's code blocks that run `aasa SUBCOMMAND` (not YAML `name:` fields).
     static func commandLines() throws -> [String] {
@@ -113,7 +113,7 @@ struct CIRecipeTests {
     @Test("each recipe's command succeeds in the repository the page describes, and writes a valid report")
     func commandsRunAndReportsValidate() throws {
         try withTemporaryDirectory { repository in
-            try Self.layOut(repository)
+            try CIRecipeRepository.layOut(repository)
             let summary = repository.child("summary.md")
             var ran = 0
             for command in Self.commands {
@@ -136,7 +136,7 @@ struct CIRecipeTests {
         try #require(hook.count == 2, "the page has one hook script")
         let script = "#!/bin/sh\n" + (hook[1].components(separatedBy: "```").first ?? "")
         try withTemporaryDirectory { repository in
-            try Self.layOut(repository)
+            try CIRecipeRepository.layOut(repository)
             let git = ["git init -q .", "git config user.email ci@example.com", "git config user.name ci"]
             for line in git { #expect(Self.shell(line, in: repository).status == 0, "\(line)") }
             try script.write(to: repository.child("hook.sh"), atomically: true, encoding: .utf8)
@@ -153,23 +153,6 @@ struct CIRecipeTests {
             #expect(stopped.status != 0, "a warning must stop the commit: \(stopped)")
             #expect(stopped.stdoutText.contains("[empty-details]"), "\(stopped)")
         }
-    }
-
-    /// site/.well-known/apple-app-site-association, legacy/apple-app-site-association.p7m and
-    /// ci/signing-root.pem: the bundled example, signed and plain, and its root.
-    static func layOut(_ repository: URL) throws {
-        let manager = FileManager.default
-        for directory in ["site/.well-known", "legacy", "ci"] {
-            try manager.createDirectory(at: repository.child(directory), withIntermediateDirectories: true)
-        }
-        try manager.copyItem(
-            at: Repository.examples.appendingPathComponent("apple-app-site-association.json"),
-            to: repository.child("site/.well-known/apple-app-site-association"))
-        try manager.copyItem(
-            at: Repository.examples.appendingPathComponent("apple-app-site-association.p7m"),
-            to: repository.child("legacy/apple-app-site-association.p7m"))
-        try manager.copyItem(
-            at: Repository.certs.appendingPathComponent("root-ca.pem"), to: repository.child("ci/signing-root.pem"))
     }
 
     /// Runs `line` with bash in `directory`, the `aasa` under test first on PATH.
