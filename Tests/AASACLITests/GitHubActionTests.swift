@@ -13,6 +13,52 @@ struct GitHubActionTests {
         try #require(try YAMLDocument.parse(contentsOf: CLI.repoRoot.child("action.yml")) as? [String: Any])
     }
 
+    static let schema = Repository.fixtures.appendingPathComponent("action-metadata/action-metadata.schema.json")
+
+    /// `document` as JSON, against the metadata schema written from GitHub's docs.
+    static func validate(_ document: Any) throws -> SchemaValidation.Outcome {
+        SchemaValidation.json(try JSONSerialization.data(withJSONObject: document), schema: schema)
+    }
+
+    @Test(
+        "action.yml is valid against GitHub's metadata syntax (Tests/Fixtures/action-metadata), which refuses broken copies"
+    )
+    func metadataMatchesTheSchema() throws {
+        #expect(SchemaValidation.schemas([Self.schema]).valid)
+        let action = try Self.metadata()
+        let outcome = try Self.validate(action)
+        #expect(outcome.valid, "\(outcome)")
+        // Each break of a rule the schema states is refused.
+        var broken: [String: [String: Any]] = [:]
+        var noRuns = action
+        noRuns["runs"] = nil
+        broken["no runs"] = noRuns
+        var noShell = action
+        var runs = try #require(action["runs"] as? [String: Any])
+        var steps = try #require(runs["steps"] as? [[String: Any]])
+        steps[0]["shell"] = nil
+        runs["steps"] = steps
+        noShell["runs"] = runs
+        broken["a run step without shell"] = noShell
+        var undescribed = action
+        var inputs = try #require(action["inputs"] as? [String: [String: Any]])
+        inputs["args"]?["description"] = nil
+        undescribed["inputs"] = inputs
+        broken["an input without a description"] = undescribed
+        var valueless = action
+        var outputs = try #require(action["outputs"] as? [String: [String: Any]])
+        outputs["exit-code"]?["value"] = nil
+        valueless["outputs"] = outputs
+        broken["a composite output without value"] = valueless
+        var misspelt = action
+        misspelt["input"] = action["inputs"]
+        broken["a misspelt key"] = misspelt
+        #expect(broken.count == 5)
+        for (what, document) in broken {
+            #expect(try !Self.validate(document).valid, "\(what) passed the schema")
+        }
+    }
+
     @Test("action.yml: name, description, every input and output described, one composite step that passes each input")
     func metadataIsComplete() throws {
         let action = try Self.metadata()
