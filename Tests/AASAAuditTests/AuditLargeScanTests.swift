@@ -221,7 +221,7 @@ struct AuditLargeScanTests {
     @Test func cutLastLineShorterThanThePrefixIsDropped() throws {
         try withDirectory { directory in
             let line =
-                "{\"aasaVersion\":\"0.2.0\",\"domain\":\"d2.example.com:1\",\"schemaVersion\":1,\"verdict\":\"broken\"}\n"
+                "{\"aasaVersion\":\"0.2.0\",\"domain\":\"d2.example.com:1\",\"diagnostics\":[],\"schemaVersion\":1,\"verdict\":\"broken\"}\n"
             let prefix = #"{"aasaVersion":"#
             let lengths = [1, 2, prefix.utf8.count - 1, prefix.utf8.count, prefix.utf8.count + 1]
             #expect(lengths.count == 5)
@@ -250,16 +250,22 @@ struct AuditLargeScanTests {
                 ("not-json", "hello world\n", 1),
                 (
                     "cut-foreign",
-                    "{\"aasaVersion\":\"0.2.0\",\"domain\":\"a.example.com\",\"schemaVersion\":1,\"verdict\":\"broken\"}\nhello",
+                    "{\"aasaVersion\":\"0.2.0\",\"domain\":\"a.example.com\",\"diagnostics\":[],\"schemaVersion\":1,\"verdict\":\"broken\"}\nhello",
                     2
                 ),
                 (
                     "bad-domain",
-                    "{\"aasaVersion\":\"0.2.0\",\"domain\":\"A B\",\"schemaVersion\":1,\"verdict\":\"broken\"}\n", 1
+                    "{\"aasaVersion\":\"0.2.0\",\"domain\":\"A B\",\"diagnostics\":[],\"schemaVersion\":1,\"verdict\":\"broken\"}\n",
+                    1
                 ),
                 ("escape", "\u{1B}[2Jgotcha\n", 1),
+                (
+                    "no-diagnostics",
+                    "{\"aasaVersion\":\"0.2.0\",\"domain\":\"a.example.com\",\"schemaVersion\":1,\"verdict\":\"broken\"}\n",
+                    1
+                ),
             ]
-            #expect(cases.count == 5)
+            #expect(cases.count == 6)
             for (name, content, line) in cases {
                 let file = directory.appendingPathComponent("\(name).jsonl")
                 try Data(content.utf8).write(to: file)

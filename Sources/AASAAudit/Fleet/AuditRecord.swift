@@ -100,8 +100,15 @@ public struct AuditRecord: Decodable, Sendable {
 
     /// One line of a result file as a record, or the reason it is not one.
     public static func parse(_ line: String, decoder: JSONDecoder) -> Result<AuditRecord, Problem> {
+        parse(Data(line.utf8), decoder: decoder)
+    }
+
+    /// One line of a result file, as its bytes (without the newline), as a record, or the
+    /// reason it is not one. The one reader of an audit line: `audit summarize` and
+    /// `audit --resume` both read lines with it.
+    public static func parse(_ line: Data, decoder: JSONDecoder) -> Result<AuditRecord, Problem> {
         do {
-            return .success(try decoder.decode(AuditRecord.self, from: Data(line.utf8)))
+            return .success(try decoder.decode(AuditRecord.self, from: line))
         } catch let problem as Problem {
             return .failure(problem)
         } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {

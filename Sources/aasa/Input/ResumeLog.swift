@@ -22,6 +22,7 @@ final class ResumeLog {
     /// The first failure to append, after which nothing more is written.
     private(set) var writeError: String?
     private var descriptor: Int32 = -1
+    private let decoder = AuditRecord.decoder()
 
     /// What every line of `aasa audit --format jsonl` starts with (keys are sorted).
     static let linePrefix = Data(#"{"aasaVersion":"#.utf8)
@@ -104,27 +105,26 @@ final class ResumeLog {
         return offset
     }
 
-    /// Records the domain of one complete line, or refuses the file.
+    /// Records the domain of one complete line, or refuses the file. The line is read by
+    /// ``AuditRecord/parse(_:decoder:)-(Data,_)``, as `audit summarize` reads it; a resumed
+    /// scan also needs the domain in its normalised form, as audit writes it.
     private func take(_ line: Data, origin: String) throws {
         func refuse(_ why: String) -> CLIFailure {
             CLIFailure(origin, "not a line of 'aasa audit --format jsonl': \(why) (nothing was written to the file)")
         }
-        guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any] else {
-            throw refuse("not a JSON object")
+        let record: AuditRecord
+        switch AuditRecord.parse(line, decoder: decoder) {
+        case .success(let read): record = read
+        case .failure(let problem): throw refuse(problem.description)
         }
-        let version = JSONSchemaKind.audit.version
-        guard object["schemaVersion"] as? Int == version else { throw refuse("no schemaVersion \(version)") }
-        guard let domain = object["domain"] as? String, let parsed = try? AuditDomain.parse(domain),
-            parsed.description == domain
-        else { throw refuse("no domain") }
-        guard let verdictText = object["verdict"] as? String, let verdict = AuditVerdict(rawValue: verdictText) else {
-            throw refuse("no verdict")
+        guard let parsed = try? AuditDomain.parse(record.domain), parsed.description == record.domain else {
+            throw refuse("its \"domain\" is not a domain as audit writes it")
         }
         lines += 1
-        if verdict == .notAudited {
+        if record.verdict == .notAudited {
             notAuditedLines += 1
         } else {
-            reported.insert(domain)
+            reported.insert(record.domain)
         }
     }
 
