@@ -24,6 +24,19 @@ struct Hardware: Encodable {
         throw Spawn.Failure(description: "cannot read the output of openssl speed rsa2048:\n\(text)")
     }
 
+    /// `openssl speed -seconds N [-multi P] rsa2048`: RSA-2048 sign/s and verify/s of `processes`
+    /// processes together.
+    static func rsaRates(seconds: Int, processes: Int = 1) throws -> (sign: Double, verify: Double) {
+        let multi = processes > 1 ? ["-multi", String(processes)] : []
+        let text = try Spawn.output(["openssl", "speed", "-seconds", String(seconds)] + multi + ["rsa2048"])
+        for line in text.split(separator: "\n").reversed()
+        where line.trimmingCharacters(in: .whitespaces).hasPrefix("rsa 2048 bits") {
+            let values = line.split(separator: " ").compactMap { Double($0) }
+            if values.count >= 2 { return (values[values.count - 2], values[values.count - 1]) }
+        }
+        throw Spawn.Failure(description: "cannot read the output of openssl speed rsa2048:\n\(text)")
+    }
+
     /// Runs `openssl speed -seconds N rsa2048 ecdsap256 sha256` and reads its tables.
     static func measure(seconds: Int) throws -> Hardware {
         let arguments = ["openssl", "speed", "-seconds", String(seconds), "rsa2048", "ecdsap256", "sha256"]

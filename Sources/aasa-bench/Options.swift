@@ -10,6 +10,8 @@ struct Options {
     var scratch: String?
     var startUpOnly = false
     var argumentsOnly = false
+    var scalingOnly = false
+    var files = 20_000
 
     static let usage = """
         usage: aasa-bench [--quick] [--aasa PATH] [--output FILE] [--scratch DIR] [--keep] [--no-build]
@@ -24,6 +26,10 @@ struct Options {
           --startup      only the single-file, whole-process figures (start-up; 60 rounds)
           --arguments    only the time before the first file is read with 10,000 file names,
                          on the command line and through --files-from - --null (20 rounds)
+          --scaling      only the many-core curve: sign, verify and lint at --jobs 1, 2, 4, … up to
+                         the cores present, beside openssl speed -multi N, and one process with
+                         --jobs N against N processes with --jobs 1 (best of 3 rounds)
+          --files N      files for --scaling (default 20,000; 2,000 with --quick)
         """
 
     init(_ arguments: [String]) {
@@ -35,6 +41,13 @@ struct Options {
             case "--no-build": build = false
             case "--startup": startUpOnly = true
             case "--arguments": argumentsOnly = true
+            case "--scaling": scalingOnly = true
+            case "--files":
+                guard let count = rest.popFirst().flatMap(Int.init), count > 0 else {
+                    say("--files needs a number of files above 0\n\(Options.usage)")
+                    exit(64)
+                }
+                files = count
             case "--aasa": aasa = rest.popFirst()
             case "--output": output = rest.popFirst() ?? output
             case "--scratch": scratch = rest.popFirst()

@@ -56,6 +56,8 @@ struct Report: Encodable {
     var hardware: Hardware
     var measurements: [Measurement] = []
     var targets: [TargetCheck] = []
+    /// `--scaling`'s curve, a line per `--jobs` value and the N-processes comparison.
+    var curve: [String]?
 
     /// The table printed at the end.
     func table() -> String {

@@ -386,7 +386,7 @@ do {
         } ?? "unknown"
     let cores = ProcessInfo.processInfo.activeProcessorCount
     say("\(cores) cores (\(cpu)), load average \(load.map { String(format: "%.2f", $0) }.joined(separator: " "))")
-    let speedSeconds = options.quick || options.startUpOnly || options.argumentsOnly ? 1 : 3
+    let speedSeconds = options.quick || options.startUpOnly || options.argumentsOnly || options.scalingOnly ? 1 : 3
     say("openssl speed (\(speedSeconds) s per algorithm)…")
     let hardware = try Hardware.measure(seconds: speedSeconds)
     say(
@@ -415,6 +415,9 @@ do {
             rounds: 60)
     } else if options.argumentsOnly {
         try benchmark.argumentHandling(names: 10_000, rounds: 20)
+    } else if options.scalingOnly {
+        try benchmark.scaling(
+            files: options.quick && options.files == 20_000 ? 2_000 : options.files, rounds: options.quick ? 1 : 3)
     } else {
         try benchmark.run()
         try benchmark.argumentHandling(names: 10_000, rounds: options.quick ? 5 : 20)
