@@ -42,7 +42,7 @@ enum BatchRunner {
             return
         }
         let producer = Producer(next)
-        let state = State<Result>(window: workers * windowPerJob)
+        let state = State<Result>(window: workers * windowPerJob, producerMayWait: expected == nil)
         for _ in 0..<workers {
             let thread = Thread {
                 while let (index, item) = state.take(from: producer) {
@@ -55,9 +55,11 @@ enum BatchRunner {
             thread.start()
         }
         var index = 0
-        while let result = state.result(index) {
-            deliver(index, result)
-            index += 1
+        while let ready = state.results(from: index) {
+            for result in ready {
+                deliver(index, result)
+                index += 1
+            }
         }
         // No worker may still hold a result, or OpenSSL's per-thread state (each worker frees
         // it before it says it is done), when the batch returns and the process exits:
@@ -74,11 +76,26 @@ enum BatchRunner {
         init(_ next: @escaping () -> Item?) { self.next = next }
     }
 
-    /// The state the workers and the printing thread share.
+    /// The state the workers and the printing thread share: one lock, and two conditions so
+    /// that each wake-up goes to a thread that can go on. A worker wakes the printing thread
+    /// only when the item it waits for is ready with half a window behind it (or all that is
+    /// left, or the window is full); the printer takes every result ready in order at once
+    /// and wakes the workers only when one waits for room in the window. One condition broadcast per file woke every thread for every file: with
+    /// two jobs, 3.3 futex calls and 2.3 context switches per file (`perf stat -e
+    /// syscalls:sys_enter_futex`, docs/performance.md, "Many cores").
     private final class State<Result: Sendable>: @unchecked Sendable {
-        // @unchecked: every stored property is read and written with `condition` locked.
-        private let condition = NSCondition()
+        // @unchecked: every stored property is read and written with `lock` held.
+        private let lock = ConditionLock()
+        /// Workers wait here for room in the window (or for the end of the items).
+        private let roomFreed: ConditionLock.Condition
+        /// The printing thread waits here for the result it prints next (or for the workers
+        /// to exit).
+        private let resultReady: ConditionLock.Condition
         private let window: Int
+        /// Whether the producer may block (a list read as the batch goes).
+        private let producerMayWait: Bool
+        /// How many results in order wake the waiting printer (half the window).
+        private let wakeBatch: Int
         /// The number of items taken so far.
         private var taken = 0
         /// The number of items, once the producer has given its last.
@@ -86,68 +103,114 @@ enum BatchRunner {
         private var delivered = 0
         private var results: [Int: Result] = [:]
         private var exited = 0
+        /// The index the printing thread waits for, while it waits.
+        private var printerWaitsFor: Int?
+        /// Workers waiting in ``take(from:)`` for room in the window.
+        private var waitingForRoom = 0
 
-        init(window: Int) {
+        init(window: Int, producerMayWait: Bool) {
             self.window = window
+            self.producerMayWait = producerMayWait
+            wakeBatch = max(1, window / 2)
+            roomFreed = lock.condition()
+            resultReady = lock.condition()
         }
 
         /// The next item to process and its index, once the window allows; nil when there is
-        /// none left. The producer is called outside `condition`, so that results are
-        /// delivered while it waits (on a slow pipe, say), and under its own lock, so that
-        /// the indices follow its order.
+        /// none left. The producer is called outside `lock`, so that results are delivered
+        /// while it waits (on a slow pipe, say), and under its own lock, so that the indices
+        /// follow its order.
         func take<Item>(from producer: Producer<Item>) -> (Int, Item)? {
             producer.lock.lock()
             defer { producer.lock.unlock() }
-            condition.lock()
-            while count == nil && taken >= delivered + window { condition.wait() }
+            lock.lock()
+            while count == nil && taken >= delivered + window {
+                // The printer must not sleep on a ready result while workers wait for room.
+                if let awaited = printerWaitsFor, results[awaited] != nil { resultReady.signal() }
+                waitingForRoom += 1
+                roomFreed.wait()
+                waitingForRoom -= 1
+            }
             let finished = count != nil
-            condition.unlock()
+            // A producer that reads a list may wait for its next line: what is ready is printed
+            // first, so that output never waits on input.
+            if producerMayWait, let awaited = printerWaitsFor, results[awaited] != nil { resultReady.signal() }
+            lock.unlock()
             guard !finished, let item = producer.next() else {
-                condition.lock()
-                if count == nil { count = taken }
-                condition.broadcast()
-                condition.unlock()
+                lock.lock()
+                if count == nil {
+                    count = taken
+                    // The other workers stop, and the printer learns where the items end.
+                    roomFreed.broadcast()
+                    resultReady.signal()
+                }
+                lock.unlock()
                 return nil
             }
-            condition.lock()
-            defer { condition.unlock() }
+            lock.lock()
+            defer { lock.unlock() }
             taken += 1
             return (taken - 1, item)
         }
 
         func finish(_ index: Int, _ output: Result) {
-            condition.lock()
+            lock.lock()
             results[index] = output
-            condition.broadcast()
-            condition.unlock()
+            if let awaited = printerWaitsFor, index >= awaited, printerShouldWake(awaited) { resultReady.signal() }
+            lock.unlock()
+        }
+
+        /// Whether the printing thread, waiting for `awaited`, has enough to do to be woken: a
+        /// run of ``wakeBatch`` results ready in order from `awaited`, every result left, or a
+        /// window so full that a worker will wait for room. Waking it for each file cost a
+        /// futex call and a context switch per file.
+        private func printerShouldWake(_ awaited: Int) -> Bool {
+            guard results[awaited] != nil else { return false }
+            if taken >= delivered + window || waitingForRoom > 0 { return true }
+            var run = 1
+            while run < wakeBatch, results[awaited + run] != nil { run += 1 }
+            if run >= wakeBatch { return true }
+            if let count, awaited + run >= count { return true }
+            return false
         }
 
         /// A worker has taken its last item and finished it.
         func workerExited() {
-            condition.lock()
+            lock.lock()
             exited += 1
-            condition.broadcast()
-            condition.unlock()
+            resultReady.signal()
+            lock.unlock()
         }
 
         /// Waits until `workers` workers have exited their loop.
         func waitForWorkers(_ workers: Int) {
-            condition.lock()
-            defer { condition.unlock() }
-            while exited < workers { condition.wait() }
+            lock.lock()
+            defer { lock.unlock() }
+            while exited < workers { resultReady.wait() }
         }
 
-        /// Waits for item `index`'s output and takes it; nil when there is no such item.
-        func result(_ index: Int) -> Result? {
-            condition.lock()
-            defer { condition.unlock() }
+        /// Waits for item `index`'s output and takes it with every later one already finished
+        /// in order; nil when there is no item `index`. Calling it says that every item before
+        /// `index` has been delivered, which frees their room in the window.
+        func results(from index: Int) -> [Result]? {
+            lock.lock()
+            defer { lock.unlock() }
+            // Everything before `index` has been delivered: its room is free.
+            delivered = index
+            if waitingForRoom > 0 { roomFreed.broadcast() }
             while results[index] == nil {
                 if let count, index >= count { return nil }
-                condition.wait()
+                printerWaitsFor = index
+                resultReady.wait()
             }
-            delivered = index + 1
-            condition.broadcast()
-            return results.removeValue(forKey: index)!
+            printerWaitsFor = nil
+            var ready: [Result] = []
+            var next = index
+            while let result = results.removeValue(forKey: next) {
+                ready.append(result)
+                next += 1
+            }
+            return ready
         }
     }
 }
