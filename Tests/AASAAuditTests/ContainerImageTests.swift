@@ -55,15 +55,28 @@ struct ContainerImageTests {
         try #require(
             FileManager.default.isExecutableFile(atPath: Self.podman.path),
             "podman is not installed: scripts/test-release.sh installs it (ensure-deps.sh podman runc)")
+        try Self.withLoaded(archive, reference: "localhost/aasa:\(Self.version)") { store in
+            try Self.checkImage(archive, store: store)
+        }
+    }
+
+    /// A fresh podman store with the image of `archive` loaded (its reference checked), for
+    /// `body`; removed afterwards.
+    static func withLoaded(_ archive: String, reference: String, _ body: (URL) throws -> Void) throws {
         // Under /tmp, short: podman refuses a run root of more than 50 characters.
         let store = URL(fileURLWithPath: "/tmp/aasa-oci-\(UUID().uuidString.prefix(8))")
         defer {
             try? FileManager.default.removeItem(at: store)
-            try? FileManager.default.removeItem(at: Self.imageRoot(for: store))
+            try? FileManager.default.removeItem(at: imageRoot(for: store))
         }
-        let load = Self.podman(["load", "--quiet", "--input", archive], store: store)
+        let load = podman(["load", "--quiet", "--input", archive], store: store)
         try #require(load.status == 0, "podman load: \(load)")
-        #expect(load.stdoutText.contains("localhost/aasa:\(Self.version)"), "\(load)")
+        #expect(load.stdoutText.contains(reference), "\(load)")
+        try body(store)
+    }
+
+    /// The plain image's checks, in `store`.
+    static func checkImage(_ archive: String, store: URL) throws {
 
         // The configuration: the binary as the entry point, a non-root user, the labels.
         let inspect = Self.podman(
@@ -155,15 +168,13 @@ struct ContainerImageTests {
         let jobs = try #require(try YAMLDocument.parse(block) as? [String: [String: Any]], "\(block)")
         #expect(Set(jobs.keys) == ["aasa-lint", "aasa-verify"], "\(jobs.keys)")
 
-        let store = URL(fileURLWithPath: "/tmp/aasa-oci-\(UUID().uuidString.prefix(8))")
-        defer {
-            try? FileManager.default.removeItem(at: store)
-            try? FileManager.default.removeItem(at: Self.imageRoot(for: store))
+        try Self.withLoaded(archive, reference: reference) { store in
+            try Self.runGitLabJobs(jobs, reference: reference, store: store)
         }
-        let load = Self.podman(["load", "--quiet", "--input", archive], store: store)
-        try #require(load.status == 0, "podman load: \(load)")
-        #expect(load.stdoutText.contains(reference), "\(load)")
+    }
 
+    /// docs/ci.md's GitLab `jobs` in the shell image `reference`, loaded in `store`.
+    static func runGitLabJobs(_ jobs: [String: [String: Any]], reference: String, store: URL) throws {
         // The project directory as the runner's Docker executor leaves it: writable by the
         // image's user (the runner clones with umask 0000).
         let project = store.appendingPathComponent("project")
