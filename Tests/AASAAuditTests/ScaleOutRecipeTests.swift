@@ -122,6 +122,11 @@ struct ScaleOutRecipeTests {
         #expect(container["image"] as? String == "localhost/aasa:\(version)", "\(container)")
         let args = try #require(container["args"] as? [String], "\(container)")
         #expect(args.contains("--shard-index=$(JOB_COMPLETION_INDEX)/\(completions)"), "\(args)")
+        // The index comes from the pod's annotation, as an environment variable that `args` expands.
+        let environment = try #require(container["env"] as? [[String: Any]], "\(container)")
+        let variable = try #require(environment.first { $0["name"] as? String == "JOB_COMPLETION_INDEX" })
+        let field = ((variable["valueFrom"] as? [String: Any])?["fieldRef"] as? [String: Any])?["fieldPath"] as? String
+        #expect(field == "metadata.annotations['batch.kubernetes.io/job-completion-index']", "\(variable)")
         let mount = try #require(
             (container["volumeMounts"] as? [[String: Any]])?.first?["mountPath"] as? String, "\(container)")
 
