@@ -14,14 +14,7 @@ struct Hardware: Encodable {
     /// `openssl speed -seconds N rsa2048` alone: RSA-2048 sign/s on one core, measured right
     /// before the figure it is compared with (the machine's load changes).
     static func rsaSignRate(seconds: Int, processes: Int = 1) throws -> Double {
-        let multi = processes > 1 ? ["-multi", String(processes)] : []
-        let text = try Spawn.output(["openssl", "speed", "-seconds", String(seconds)] + multi + ["rsa2048"])
-        for line in text.split(separator: "\n")
-        where line.trimmingCharacters(in: .whitespaces).hasPrefix("rsa 2048 bits") {
-            let values = line.split(separator: " ").compactMap { Double($0) }
-            if values.count >= 2 { return values[values.count - 2] }
-        }
-        throw Spawn.Failure(description: "cannot read the output of openssl speed rsa2048:\n\(text)")
+        try rsaRates(seconds: seconds, processes: processes).sign
     }
 
     /// `openssl speed -seconds N [-multi P] rsa2048`: RSA-2048 sign/s and verify/s of `processes`
