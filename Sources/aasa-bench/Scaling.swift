@@ -2,7 +2,7 @@
 // (issue #29), beside what the machine itself scales to (`openssl speed -multi N`), and one
 // process with --jobs N against N processes with --jobs 1 over 1/N of the files each: when the
 // N processes are much faster, the limit is shared state inside one process. The same figures
-// as ../shared/bench/scale.sh and split.sh print, on whatever machine runs it.
+// as the many-core scripts issue #29 was measured with (scale.sh, split.sh) print, on any machine.
 import Foundation
 
 extension Benchmark {
@@ -152,7 +152,7 @@ extension Benchmark {
                     count: files, value: rate, unit: "files/s", hardwareFraction: nil, peakMB: nil,
                     command: "\(cores) × aasa \(work) PART --jobs 1, at once"))
         }
-        // The curve, as ../shared/bench/RESULTS.md gives it.
+        // The curve, in the layout of the 16-core figures of issue #29.
         var lines = [
             "jobs  openssl sign/s (×1)  aasa sign files/s (×1, of openssl)  openssl verify/s (×1)  aasa verify files/s (×1)  aasa lint files/s (×1)"
         ]
