@@ -96,16 +96,17 @@ extension Benchmark {
                 try Spawn.start(command, stderr: path("scaling-\(index).stderr"))
             }
             let begun = started.map(\.at).min() ?? Stats.now()
-            var status: Int32 = 0
-            for process in started {
+            var failed: (index: Int, status: Int32)?
+            for (index, process) in started.enumerated() {
                 let run = try Spawn.finish(process)
-                if !accepted.contains(run.status) { status = run.status }
+                if !accepted.contains(run.status) { failed = (index, run.status) }
             }
             let seconds = Stats.now() - begun
-            guard status == 0 else {
+            if let failed {
                 throw Spawn.Failure(
-                    description: "\(displayed(batch[0])) exited \(status): "
-                        + ((try? String(contentsOfFile: path("scaling-0.stderr"), encoding: .utf8)) ?? ""))
+                    description: "\(displayed(batch[failed.index])) exited \(failed.status): "
+                        + ((try? String(contentsOfFile: path("scaling-\(failed.index).stderr"), encoding: .utf8))
+                            ?? ""))
             }
             fastest = min(fastest, seconds)
         }

@@ -80,9 +80,10 @@ enum BatchRunner {
     /// that each wake-up goes to a thread that can go on. A worker wakes the printing thread
     /// only when the item it waits for is ready with half a window behind it (or all that is
     /// left, or the window is full); the printer takes every result ready in order at once
-    /// and wakes the workers only when one waits for room in the window. One condition broadcast per file woke every thread for every file: with
-    /// two jobs, 3.3 futex calls and 2.3 context switches per file (`perf stat -e
-    /// syscalls:sys_enter_futex`, docs/performance.md, "Many cores").
+    /// and wakes the workers only when one waits for room in the window. One condition
+    /// broadcast per file woke every thread for every file: with two jobs, 3.4 futex calls and
+    /// 2.2 context switches per file (`perf stat -e syscalls:sys_enter_futex`,
+    /// docs/performance.md, "Many cores").
     private final class State<Result: Sendable>: @unchecked Sendable {
         // @unchecked: every stored property is read and written with `lock` held.
         private let lock = ConditionLock()
