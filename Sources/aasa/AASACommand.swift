@@ -15,7 +15,7 @@ struct AASACommand: ParsableCommand {
     static let name = "aasa"
 
     /// The subcommands, in the order the help lists them.
-    static let subcommandTypes: [any ParsableCommand.Type] = [
+    static let subcommandTypes: [any AASASubcommand.Type] = [
         Check.self, Lint.self, Match.self, Verify.self, Extract.self, Detect.self, Inspect.self, Sign.self,
         Audit.self, Convert.self, Migrate.self, Diff.self, Rules.self,
     ]
@@ -29,7 +29,7 @@ struct AASACommand: ParsableCommand {
             See \(InstalledDocs.page("exit-codes.md")).
             """,
         version: AASAVersion.current,
-        subcommands: subcommandTypes
+        subcommands: subcommandTypes.map { $0 as any ParsableCommand.Type }
     )
 
     /// Raises the open-file limit to its hard limit first (``DescriptorLimit``), refuses an
@@ -42,7 +42,7 @@ struct AASACommand: ParsableCommand {
             runNested(nested, rest)
         }
         if var command = parsedDirectly(CommandLine.arguments.dropFirst()) {
-            Display.activate(for: command)
+            command.display.activate()
             do { try command.run() } catch { UsageErrors.exit(error, command: self) }
             return
         }
@@ -73,17 +73,11 @@ struct AASACommand: ParsableCommand {
     ///
     /// A batch command's runs of file names are collapsed first (``ArgumentRuns``): its
     /// parse would otherwise cost time quadratic in their number.
-    static func parsedDirectly(_ arguments: ArraySlice<String>) -> (any ParsableCommand)? {
-        guard let word = arguments.first,
-            let subcommand = subcommandTypes.first(where: { $0.configuration.commandName == word })
-        else { return nil }
-        if let batchCommand = subcommand as? any ManyInputsCommand.Type {
-            return ArgumentRuns.parse(batchCommand, Array(arguments.dropFirst()))
+    static func parsedDirectly(_ arguments: ArraySlice<String>) -> (any AASASubcommand)? {
+        guard let word = arguments.first, let subcommand = subcommandTypes.first(where: { $0.name == word }) else {
+            return nil
         }
-        guard let command = try? subcommand.parseAsRoot(Array(arguments.dropFirst())),
-            type(of: command) == subcommand
-        else { return nil }
-        return command
+        return subcommand.parsedDirectly(Array(arguments.dropFirst()))
     }
 
     /// `aasa SUBCOMMAND NESTED ARGS…` (`aasa audit summarize FILE`): the nested subcommand and its
@@ -94,7 +88,7 @@ struct AASACommand: ParsableCommand {
     /// therefore recognised here, by its place; `aasa audit -- summarize` audits a domain of that name.
     static func nestedSubcommand(_ arguments: ArraySlice<String>) -> (any ParsableCommand.Type, [String])? {
         guard let word = arguments.first, let next = arguments.dropFirst().first,
-            let subcommand = subcommandTypes.first(where: { $0.configuration.commandName == word }),
+            let subcommand = subcommandTypes.first(where: { $0.name == word }),
             let nested = subcommand.configuration.subcommands.first(where: { $0.configuration.commandName == next })
         else { return nil }
         return (nested, Array(arguments.dropFirst(2)))
@@ -135,7 +129,7 @@ struct AASACommand: ParsableCommand {
     private static func refuseUnknownOption() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         guard let word = arguments.first,
-            let subcommand = subcommandTypes.first(where: { $0.configuration.commandName == word })
+            let subcommand = subcommandTypes.first(where: { $0.name == word })
         else { return }
         refuseUnknownOption(Array(arguments.dropFirst()), of: subcommand)
     }
@@ -155,7 +149,7 @@ struct AASACommand: ParsableCommand {
     private static func refuseMistypedSubcommand() {
         let arguments = CommandLine.arguments.dropFirst()
         guard let first = arguments.first, !first.hasPrefix("-") else { return }
-        let names = subcommandTypes.compactMap { $0.configuration.commandName }
+        let names = subcommandTypes.map { $0.name }
         let message: String
         if first == "help" {
             guard let word = arguments.dropFirst().first, !word.hasPrefix("-"), !names.contains(word) else { return }

@@ -2,9 +2,15 @@ import ArgumentParser
 
 /// A command whose one positional argument is a list of files (the batch commands), so that
 /// ``ArgumentRuns`` can hand it thousands of names without argument-parser's quadratic cost.
-protocol ManyInputsCommand: ParsableCommand {
+protocol ManyInputsCommand: AASASubcommand {
     /// The command's `@Argument` array of files.
-    static var inputNames: WritableKeyPath<Self, [String]> { get }
+    var inputNames: [String] { get set }
+}
+
+extension ManyInputsCommand {
+    static func parsedDirectly(_ arguments: [String]) -> Self? {
+        ArgumentRuns.parse(Self.self, arguments)
+    }
 }
 
 /// Parses a batch command's arguments with each run of plain file names collapsed into one
@@ -94,9 +100,9 @@ enum ArgumentRuns {
     static func parse<Command: ManyInputsCommand>(_ type: Command.Type, _ arguments: [String]) -> Command? {
         let collapsed = collapse(arguments)
         guard let parsed = try? Command.parseAsRoot(collapsed.arguments), var command = parsed as? Command,
-            let names = expand(command[keyPath: Command.inputNames], runs: collapsed.runs)
+            let names = expand(command.inputNames, runs: collapsed.runs)
         else { return nil }
-        command[keyPath: Command.inputNames] = names
+        command.inputNames = names
         // Checked again with the real names: argument-parser checked the placeholders.
         guard (try? command.validate()) != nil else { return nil }
         return command
@@ -105,9 +111,45 @@ enum ArgumentRuns {
     private static func placeholder(_ index: Int) -> String { "\0run \(index)" }
 }
 
-extension AASACommand.Verify: ManyInputsCommand { static var inputNames: WritableKeyPath<Self, [String]> { \.files } }
-extension AASACommand.Lint: ManyInputsCommand { static var inputNames: WritableKeyPath<Self, [String]> { \.files } }
-extension AASACommand.Detect: ManyInputsCommand { static var inputNames: WritableKeyPath<Self, [String]> { \.files } }
-extension AASACommand.Extract: ManyInputsCommand { static var inputNames: WritableKeyPath<Self, [String]> { \.files } }
-extension AASACommand.Sign: ManyInputsCommand { static var inputNames: WritableKeyPath<Self, [String]> { \.inputs } }
-extension AASACommand.Convert: ManyInputsCommand { static var inputNames: WritableKeyPath<Self, [String]> { \.inputs } }
+extension AASACommand.Verify: ManyInputsCommand {
+    var inputNames: [String] {
+        get { files }
+        set { files = newValue }
+    }
+}
+
+extension AASACommand.Lint: ManyInputsCommand {
+    var inputNames: [String] {
+        get { files }
+        set { files = newValue }
+    }
+}
+
+extension AASACommand.Detect: ManyInputsCommand {
+    var inputNames: [String] {
+        get { files }
+        set { files = newValue }
+    }
+}
+
+extension AASACommand.Extract: ManyInputsCommand {
+    var inputNames: [String] {
+        get { files }
+        set { files = newValue }
+    }
+}
+
+extension AASACommand.Sign: ManyInputsCommand {
+    var inputNames: [String] {
+        get { inputs }
+        set { inputs = newValue }
+    }
+}
+
+extension AASACommand.Convert: ManyInputsCommand {
+    var inputNames: [String] {
+        get { inputs }
+        set { inputs = newValue }
+    }
+}
+

@@ -22,7 +22,7 @@ struct BatchOutput: Sendable {
 
     /// A line on standard output.
     mutating func print(_ text: String) {
-        write(Data((text + "\n").utf8))
+        write(Data(utf8: text + "\n"))
     }
 
     /// Bytes on standard output.
@@ -38,7 +38,7 @@ struct BatchOutput: Sendable {
     mutating func emit(_ path: String, _ severity: Diagnostics.Severity, _ message: String, code: String? = nil) {
         guard Diagnostics.shows(severity) else { return }
         chunks.append(
-            Chunk(stream: .standardError, data: Data(Diagnostics.line(path, severity, message, code: code).utf8)))
+            Chunk(stream: .standardError, data: Data(utf8: Diagnostics.line(path, severity, message, code: code))))
     }
 
     /// The last failure reported (for the reports that list unreadable inputs).

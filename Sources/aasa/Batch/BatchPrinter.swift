@@ -66,7 +66,7 @@ final class BatchPrinter {
     /// Writes text to standard output outside any item (array brackets, separators).
     func write(_ text: String) {
         var output = BatchOutput()
-        output.write(Data(text.utf8))
+        output.write(Data(utf8: text))
         print(output)
     }
 

@@ -23,15 +23,3 @@ struct DisplayOptions: ParsableArguments {
         Display.quiet = quiet
     }
 }
-
-/// A command with ``DisplayOptions``: applied by `AASACommand.main` before the command runs.
-protocol DisplayingCommand {
-    var display: DisplayOptions { get }
-}
-
-extension Display {
-    /// Activates `command`'s display options, when it has them.
-    static func activate(for command: any ParsableCommand) {
-        (command as? any DisplayingCommand)?.display.activate()
-    }
-}

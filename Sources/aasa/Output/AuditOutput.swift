@@ -65,7 +65,7 @@ final class AuditPrinter {
 
     private func write(_ text: String) {
         if outputIsTerminal { progress?.clear() }
-        output(Data(text.utf8))
+        output(Data(utf8: text))
     }
 
     /// A domain entry that is not a domain: one diagnostic line on stderr.

@@ -16,7 +16,7 @@ struct RecordPrinter: Sendable {
     /// JSON line; nothing for the report formats (SARIF, …), written once at the end.
     func render(_ record: some Encodable, text: @autoclosure () -> [String]) throws -> Data {
         switch format {
-        case .text: return Data(StandardStreams.escaped(text()).utf8)
+        case .text: return Data(utf8: StandardStreams.escaped(text()))
         case .json: return try array?.element(Stamped(record, kind)) ?? JSONOutput.encode(record, stamped: kind)
         case .jsonl: return try JSONOutput.line(record, stamped: kind)
         case .sarif, .junit, .gitlab, .markdown: return Data()

@@ -7,9 +7,11 @@ extension AASACommand {
     /// `aasa audit`: a synchronous command over the asynchronous `AASAAudit` work (the root
     /// stays a `ParsableCommand`; see AASACommand). It starts audits on the auditor's event
     /// loops and waits for their results on a condition variable, printing each as it is ready.
-    struct Audit: ParsableCommand, DisplayingCommand {
+    struct Audit: AASASubcommand {
+        static let name = "audit"
+
         static let configuration = CommandConfiguration(
-            commandName: "audit",
+            commandName: name,
             _superCommandName: AASACommand.name,
             abstract: "Fetch live domains' AASA files over HTTPS, as Apple does, and report what is legacy or broken.",
             usage: "aasa audit [<options>] [<domain> ...]\n       aasa audit summarize [<options>] <file.jsonl> ...",

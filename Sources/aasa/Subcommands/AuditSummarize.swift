@@ -7,9 +7,11 @@ import Foundation
 extension AASACommand.Audit {
     /// `aasa audit summarize FILE.jsonl…`: one summary of many `aasa audit --format jsonl`
     /// result files (shards of a fleet, or the runs of a resumed audit), read line by line.
-    struct Summarize: ParsableCommand, DisplayingCommand {
+    struct Summarize: AASASubcommand {
+        static let name = "summarize"
+
         static let configuration = CommandConfiguration(
-            commandName: "summarize",
+            commandName: name,
             // Its usage lines say "aasa audit summarize" when it is parsed on its own
             // (AASACommand.nestedSubcommand).
             _superCommandName: "\(AASACommand.name) audit",

@@ -4,9 +4,11 @@ import ArgumentParser
 import Foundation
 
 extension AASACommand {
-    struct Check: ParsableCommand, DisplayingCommand {
+    struct Check: AASASubcommand {
+        static let name = "check"
+
         static let configuration = CommandConfiguration(
-            commandName: "check",
+            commandName: name,
             _superCommandName: AASACommand.name,
             abstract: "The full report for one AASA file: what is legacy, who still needs it, and what to do next.",
             discussion: """

@@ -3,9 +3,11 @@ import ArgumentParser
 import Foundation
 
 extension AASACommand {
-    struct Convert: ParsableCommand, DisplayingCommand {
+    struct Convert: AASASubcommand {
+        static let name = "convert"
+
         static let configuration = CommandConfiguration(
-            commandName: "convert",
+            commandName: name,
             _superCommandName: AASACommand.name,
             abstract: "Convert signed AASA files to plain JSON (verified first), and normalise plain ones.",
             discussion: """

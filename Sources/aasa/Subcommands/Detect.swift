@@ -4,9 +4,11 @@ import ArgumentParser
 import Foundation
 
 extension AASACommand {
-    struct Detect: ParsableCommand, DisplayingCommand {
+    struct Detect: AASASubcommand {
+        static let name = "detect"
+
         static let configuration = CommandConfiguration(
-            commandName: "detect",
+            commandName: name,
             _superCommandName: AASACommand.name,
             abstract:
                 "Tell what each file is from its bytes: pkcs7-der, pkcs7-pem, pkcs7-smime, pkcs7-other, json or unknown.",

@@ -4,9 +4,11 @@ import ArgumentParser
 import Foundation
 
 extension AASACommand {
-    struct Diff: ParsableCommand, DisplayingCommand {
+    struct Diff: AASASubcommand {
+        static let name = "diff"
+
         static let configuration = CommandConfiguration(
-            commandName: "diff",
+            commandName: name,
             _superCommandName: AASACommand.name,
             abstract:
                 "Compare what two AASA files mean: apps per service, rules per app, probe URLs whose verdict changes.",

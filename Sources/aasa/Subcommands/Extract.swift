@@ -3,9 +3,11 @@ import ArgumentParser
 import Foundation
 
 extension AASACommand {
-    struct Extract: ParsableCommand, DisplayingCommand {
+    struct Extract: AASASubcommand {
+        static let name = "extract"
+
         static let configuration = CommandConfiguration(
-            commandName: "extract",
+            commandName: name,
             _superCommandName: AASACommand.name,
             abstract: "Write the JSON embedded in a signed AASA file, after verifying it.",
             discussion: """

@@ -4,9 +4,11 @@ import ArgumentParser
 import Foundation
 
 extension AASACommand {
-    struct Inspect: ParsableCommand, DisplayingCommand {
+    struct Inspect: AASASubcommand {
+        static let name = "inspect"
+
         static let configuration = CommandConfiguration(
-            commandName: "inspect",
+            commandName: name,
             _superCommandName: AASACommand.name,
             abstract: "Show the structure of a signed file: algorithms, signed attributes, certificates, content.",
             usage: "aasa inspect [<options>] <file>",

@@ -4,9 +4,11 @@ import ArgumentParser
 import Foundation
 
 extension AASACommand {
-    struct Lint: ParsableCommand, DisplayingCommand {
+    struct Lint: AASASubcommand {
+        static let name = "lint"
+
         static let configuration = CommandConfiguration(
-            commandName: "lint",
+            commandName: name,
             _superCommandName: AASACommand.name,
             abstract: "Check AASA files against Apple's format and current guidance, with stable rule IDs.",
             discussion: """

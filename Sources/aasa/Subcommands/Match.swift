@@ -4,9 +4,11 @@ import ArgumentParser
 import Foundation
 
 extension AASACommand {
-    struct Match: ParsableCommand, DisplayingCommand {
+    struct Match: AASASubcommand {
+        static let name = "match"
+
         static let configuration = CommandConfiguration(
-            commandName: "match",
+            commandName: name,
             _superCommandName: AASACommand.name,
             abstract: "Say which app (if any) opens each URL as a universal link, as iOS decides it.",
             usage: "aasa match [<options>] <file> [<url> ...]",

@@ -3,9 +3,11 @@ import ArgumentParser
 import Foundation
 
 extension AASACommand {
-    struct Migrate: ParsableCommand, DisplayingCommand {
+    struct Migrate: AASASubcommand {
+        static let name = "migrate"
+
         static let configuration = CommandConfiguration(
-            commandName: "migrate",
+            commandName: name,
             _superCommandName: AASACommand.name,
             abstract: "Rewrite a legacy AASA file in Apple's current format, with proof that no URL changes app.",
             discussion: """

@@ -4,9 +4,11 @@ import ArgumentParser
 extension AASACommand {
     /// `aasa rules [RULE…]`: the rule registry, as `aasa lint --list-rules` prints it, or the
     /// whole documentation of the rules named, for reading offline (as `ruff rule` does).
-    struct Rules: ParsableCommand, DisplayingCommand {
+    struct Rules: AASASubcommand {
+        static let name = "rules"
+
         static let configuration = CommandConfiguration(
-            commandName: "rules",
+            commandName: name,
             _superCommandName: AASACommand.name,
             abstract: "List every rule, or show the whole documentation of the rules named.",
             usage: "aasa rules [<options>] [<rule> ...]",

@@ -3,9 +3,11 @@ import ArgumentParser
 import Foundation
 
 extension AASACommand {
-    struct Sign: ParsableCommand, DisplayingCommand {
+    struct Sign: AASASubcommand {
+        static let name = "sign"
+
         static let configuration = CommandConfiguration(
-            commandName: "sign",
+            commandName: name,
             _superCommandName: AASACommand.name,
             abstract: "Sign an AASA file exactly like the legacy openssl smime recipe.",
             discussion: """

@@ -4,9 +4,11 @@ import ArgumentParser
 import Foundation
 
 extension AASACommand {
-    struct Verify: ParsableCommand, DisplayingCommand {
+    struct Verify: AASASubcommand {
+        static let name = "verify"
+
         static let configuration = CommandConfiguration(
-            commandName: "verify",
+            commandName: name,
             _superCommandName: AASACommand.name,
             abstract: "Verify a signed AASA file: the signature over its content and the signer's chain.",
             discussion: """

@@ -32,7 +32,7 @@ enum StandardStreams {
     /// newline or escape sequence inside an untrusted value cannot forge a line or drive the
     /// terminal. The one place text output is escaped: renderers give lines, not joined text.
     static func out(lines: [String]) {
-        out(Data(escaped(lines).utf8))
+        out(Data(utf8: escaped(lines)))
     }
 
     /// `lines`, each escaped, each with its newline, coloured when standard output takes
@@ -82,7 +82,7 @@ enum StandardStreams {
 
     /// `text` (a whole line, with its newline) on standard error.
     static func err(_ text: String) {
-        err(Data(text.utf8))
+        err(Data(utf8: text))
     }
 
     /// Whether `error` is a write to a pipe or socket whose reader has gone.
