@@ -152,4 +152,3 @@ extension AASACommand.Convert: ManyInputsCommand {
         set { inputs = newValue }
     }
 }
-
