@@ -69,5 +69,5 @@ enum InspectFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
 
 /// `--format` for audit summarize: the summary as text, json or markdown, or csv (a row per domain).
 enum FleetFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
-    case text, json, markdown, csv
+    case text, json, markdown, csv, html
 }

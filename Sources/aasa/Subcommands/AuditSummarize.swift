@@ -48,7 +48,7 @@ extension AASACommand.Audit {
 
         @Option(
             help:
-                "Output format: text, json (one document), markdown (for a CI job summary) or csv (a row per domain, for a spreadsheet)."
+                "Output format: text, json (one document), markdown (for a CI job summary), csv (a row per domain, for a spreadsheet) or html (one self-contained page: charts, rules, a table of every domain with its detail)."
         )
         var format = FleetFormat.text
 
@@ -78,7 +78,7 @@ extension AASACommand.Audit {
             }
             try TimeArgument.validate(atTime)
             _ = try filter()
-            if !list.isEmpty && format == .markdown {
+            if !list.isEmpty && (format == .markdown || format == .html) {
                 throw ValidationError("--list gives domain names: use --format text, json or csv")
             }
         }
@@ -87,7 +87,9 @@ extension AASACommand.Audit {
             let time = atTime.flatMap(TimeArgument.parse) ?? Date()
             var summary = FleetSummary()
             let decoder = AuditRecord.decoder()
-            let read = files.map { Self.read($0, into: &summary, decoder: decoder) }
+            // Each domain's detail (its last record's), for the HTML page only.
+            var details: [String: FleetDomainDetail]? = format == .html && list.isEmpty ? [:] : nil
+            let read = files.map { Self.read($0, into: &summary, details: &details, decoder: decoder) }
             let report = summary.report(at: time, files: read)
             if list.isEmpty {
                 switch format {
@@ -95,6 +97,11 @@ extension AASACommand.Audit {
                 case .markdown: StandardStreams.out(Data(FleetReportRendering.markdown(report).utf8))
                 case .csv: StandardStreams.out(try FleetCSV.data(summary.domainRows(at: time)))
                 case .text: StandardStreams.out(Data(FleetReportRendering.text(report).utf8))
+                case .html:
+                    let domains = (details ?? [:]).values.sorted { $0.domain < $1.domain }
+                    let page = try FleetPage.html(
+                        report: report, domains: domains, context: FleetPage.Context())
+                    StandardStreams.out(Data(utf8: page))
                 }
             } else {
                 let rows = summary.domainRows(at: time).filter(try filter().matches)
@@ -132,7 +139,7 @@ extension AASACommand.Audit {
             case .json:
                 let names = try JSONSerialization.data(withJSONObject: rows.map(\.domain), options: [.prettyPrinted])
                 StandardStreams.out(names + Data("\n".utf8))
-            case .text, .markdown:
+            case .text, .markdown, .html:
                 StandardStreams.out(Data(rows.map { TerminalText.line($0.domain) + "\n" }.joined().utf8))
             }
         }
@@ -149,8 +156,10 @@ extension AASACommand.Audit {
 
         /// Adds every audit record of `path` to `summary`; warns about each other line, and says
         /// on one error line why the file cannot be read (or not to its end).
-        static func read(_ path: String, into summary: inout FleetSummary, decoder: JSONDecoder) -> FleetReport.FileRead
-        {
+        static func read(
+            _ path: String, into summary: inout FleetSummary, details: inout [String: FleetDomainDetail]?,
+            decoder: JSONDecoder
+        ) -> FleetReport.FileRead {
             var file = FleetReport.FileRead(path: path)
             let reader: LineReader
             do {
@@ -180,6 +189,9 @@ extension AASACommand.Audit {
                     switch AuditRecord.parse(line, decoder: decoder) {
                     case .success(let record):
                         summary.add(record)
+                        if details != nil, let detail = FleetDomainDetail.parse(Data(utf8: line), decoder: decoder) {
+                            details?[record.domain.lowercased()] = detail
+                        }
                         file.records += 1
                         continue
                     case .failure(let failure): problem = failure.description

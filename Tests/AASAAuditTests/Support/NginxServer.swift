@@ -72,6 +72,9 @@ final class NginxServer: @unchecked Sendable {
         case hostile = "hostile.example.com"
         /// A header holding ESC, BEL and CR, which the HTTP parser refuses.
         case hostileHeader = "hostile-header.example.com"
+        /// Markup and script in the JSON and the Content-Type, bidi controls and a 10,000-character
+        /// value (FleetPageTests: the HTML report keeps them text).
+        case htmlHostile = "html-hostile.example.com"
         /// As `plain` (nginx keeps connections open), each request logged with its connection.
         case keepAlive = "keep-alive.example.com"
         /// As `plain`, but every answer says `Connection: close` (logged as `keepAlive`).
@@ -302,6 +305,8 @@ enum NginxConfig {
             """
         servers += server(.hostile, Fixtures.hostileLocations(wellKnown: wellKnown, root: root, serve: serve))
         servers += server(.hostileHeader, Fixtures.hostileHeaderLocation(wellKnown: wellKnown, serve: serve))
+        servers += server(
+            .htmlHostile, "\(wellKnown) \(serve("html-hostile.json", as: "\"\(Fixtures.htmlHostileContentType)\""))")
         servers += server(.keepAlive, "\(logged) \(wellKnown) \(serve("plain.json", as: "application/json"))")
         servers += server(
             .closing, "\(logged) keepalive_requests 1; \(wellKnown) \(serve("plain.json", as: "application/json"))")
@@ -368,6 +373,7 @@ enum Fixtures {
         try plainPretty.write(to: file("plain-pretty.json"))
         try legacy.write(to: file("legacy.json"))
         try hostile.write(to: file("hostile.json"))
+        try htmlHostile.write(to: file("html-hostile.json"))
         // Over 128 KB of valid JSON.
         var components = (0..<9_000).map { #"{"/": "/p\#($0)/*"}"# }.joined(separator: ", ")
         components =

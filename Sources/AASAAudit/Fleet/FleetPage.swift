@@ -1,0 +1,196 @@
+import AASA
+import AASAReports
+import Foundation
+
+/// `aasa audit summarize --format html`: the fleet report an auditor hands on, one
+/// self-contained HTML file (styles, script, charts and rule documentation inline; no request
+/// leaves the page, which a Content-Security-Policy meta tag enforces).
+///
+/// The headline and the verdict bar, the signers on an expiry timeline (SVG drawn here: a few
+/// rectangles and circles need no chart library), the findings by rule with each rule's
+/// documentation, and the per-domain table that ``FleetPageScript`` draws from the page's JSON
+/// data block. Text of a domain is escaped for where it goes (``HTMLText``).
+public enum FleetPage {
+    /// What the page says about the run that made it.
+    public struct Context: Sendable {
+        /// The version of aasa that writes the page.
+        public var version: String
+        /// A signer expiring within this many days of the report's time is marked as soon to expire.
+        public var horizonDays: Int
+
+        public init(version: String = AASAVersion.number, horizonDays: Int = 30) {
+            self.version = version
+            self.horizonDays = horizonDays
+        }
+    }
+
+    /// The whole document for `report` and the details of its domains (one per domain).
+    public static func html(report: FleetReport, domains: [FleetDomainDetail], context: Context) throws -> String {
+        let style = FleetPageStyle.text
+        let script = FleetPageScript.text
+        let policy =
+            "default-src 'none'; script-src '\(try hashSource(script))'; style-src '\(try hashSource(style))'; "
+            + "img-src 'none'; base-uri 'none'; form-action 'none'"
+        var page = """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta http-equiv="Content-Security-Policy" content="\(policy)">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="generator" content="aasa \(HTMLText.escape(context.version))">
+            <title>aasa fleet report: \(report.domains) domain\(report.domains == 1 ? "" : "s")</title>
+            <style>\(style)</style>
+            </head>
+            <body>
+
+            """
+        page += headline(report, domains: domains, context: context)
+        page += FleetPageCharts.verdictBar(report)
+        page += signers(report, domains: domains, context: context)
+        page += rules(report)
+        page += table(report)
+        page += "<script type=\"application/json\" id=\"aasa-data\">"
+        page += try dataBlock(domains)
+        page += "</script>\n<script>\(script)</script>\n</body>\n</html>\n"
+        return page
+    }
+
+    /// The CSP source of `text`: `sha256-` and its digest in base64.
+    static func hashSource(_ text: String) throws -> String {
+        let hex = try SHA256Digest.hex(Array(text.utf8))
+        var bytes: [UInt8] = []
+        var index = hex.startIndex
+        while index < hex.endIndex {
+            let next = hex.index(index, offsetBy: 2)
+            bytes.append(UInt8(hex[index..<next], radix: 16) ?? 0)
+            index = next
+        }
+        return "sha256-" + Data(bytes).base64EncodedString()
+    }
+
+    /// The domains as JSON that cannot end its script element: `<`, `>` and `&` as `\u` escapes,
+    /// and so are controls, bidi characters and U+2028/U+2029 (line terminators in older
+    /// JavaScript), so that none is raw anywhere in the page.
+    static func dataBlock(_ domains: [FleetDomainDetail]) throws -> String {
+        struct Payload: Encodable { let domains: [FleetDomainDetail] }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        let json = String(decoding: try encoder.encode(Payload(domains: domains)), as: UTF8.self)
+        var escaped = ""
+        escaped.reserveCapacity(json.utf8.count)
+        for scalar in json.unicodeScalars {
+            switch scalar {
+            case "<": escaped += "\\u003c"
+            case ">": escaped += "\\u003e"
+            case "&": escaped += "\\u0026"
+            default:
+                if HTMLText.isHidden(scalar) {
+                    let hex = String(scalar.value, radix: 16, uppercase: false)
+                    escaped += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    escaped.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return escaped
+    }
+
+    private static func headline(_ report: FleetReport, domains: [FleetDomainDetail], context: Context) -> String {
+        let files = report.files.map { HTMLText.escape($0.path) }.joined(separator: ", ")
+        let started = domains.compactMap(\.startedAt)
+        let versions = Set(domains.compactMap(\.auditedBy)).sorted().map(HTMLText.escape).joined(separator: ", ")
+        var audited = ""
+        if let first = started.min(), let last = started.max() {
+            audited = " Audited \(InternetDateTime.string(from: first))"
+            audited += first == last ? "" : " to \(InternetDateTime.string(from: last))"
+            audited += versions.isEmpty ? "." : " by aasa \(versions)."
+        }
+        return """
+            <header>
+            <h1>Fleet report</h1>
+            <p class="lede"><strong id="domain-total">\(report.domains)</strong> domain\(report.domains == 1 ? "" : "s") audited\
+            \(report.duplicates > 0 ? " (\(report.duplicates) later records replaced earlier ones)" : "").
+            \(audited) Signers judged at \(InternetDateTime.string(from: report.at)); this page written by aasa \
+            \(HTMLText.escape(context.version))\(files.isEmpty ? "" : " from \(files)").</p>
+            </header>
+
+            """
+    }
+
+    private static func signers(_ report: FleetReport, domains: [FleetDomainDetail], context: Context) -> String {
+        var byIdentity: [String: [String]] = [:]
+        for domain in domains {
+            guard let file = domain.file, let signer = file.signer else { continue }
+            byIdentity[signer + "\u{0}" + (file.signerNotAfter.map(InternetDateTime.string(from:)) ?? ""), default: []]
+                .append(domain.domain)
+        }
+        var html = "<section id=\"signers\">\n<h2>Signers by expiry</h2>\n"
+        guard !report.signers.isEmpty else {
+            return html + "<p>No domain serves a signed file whose signer was read.</p>\n</section>\n"
+        }
+        html += FleetPageCharts.timeline(report, horizonDays: context.horizonDays)
+        html +=
+            "<table class=\"signers\"><thead><tr><th>Signer</th><th>Expires</th><th>Status</th><th>Domains</th></tr></thead><tbody>\n"
+        for signer in report.signers {
+            let status = FleetPageCharts.expiry(signer, at: report.at, horizonDays: context.horizonDays)
+            let key = signer.subject + "\u{0}" + InternetDateTime.string(from: signer.notAfter)
+            let names = (byIdentity[key] ?? []).sorted()
+            let shown = names.prefix(20).map { "<li>\(HTMLText.escape($0))</li>" }.joined()
+            let rest = names.count > 20 ? "<li>and \(names.count - 20) more (filter the table by signer)</li>" : ""
+            html += """
+                <tr class="signer \(status.rawValue)"><td>\(HTMLText.escape(signer.subject))<br><small>issuer: \
+                \(HTMLText.escape(signer.issuer))</small></td><td>\(InternetDateTime.string(from: signer.notAfter))</td>\
+                <td>\(status.label)</td><td><details><summary>\(signer.domains)</summary><ul>\(shown)\(rest)</ul>\
+                </details></td></tr>
+
+                """
+        }
+        return html + "</tbody></table>\n</section>\n"
+    }
+
+    private static func rules(_ report: FleetReport) -> String {
+        var html = "<section id=\"rules\">\n<h2>Findings by rule</h2>\n"
+        guard !report.rules.isEmpty else { return html + "<p>No findings.</p>\n</section>\n" }
+        html +=
+            "<table class=\"rules\"><thead><tr><th>Rule</th><th>Severity</th><th>Domains</th><th>Findings</th></tr></thead><tbody>\n"
+        for rule in report.rules {
+            let id = HTMLText.escape(rule.rule)
+            let share = FleetPageCharts.percent(rule.domains, of: report.domains)
+            let documentation = FleetPageRules.description(of: rule.rule)
+            html += """
+                <tr id="rule-\(id)" class="rule sev-\(rule.severity.rawValue)"><td><details><summary><code>\(id)</code>\
+                </summary>\(documentation)</details></td><td>\(rule.severity.rawValue)</td>\
+                <td><a href="#rule=\(id)">\(rule.domains)</a> (\(share))</td><td>\(rule.findings)</td></tr>
+
+                """
+        }
+        return html + "</tbody></table>\n</section>\n"
+    }
+
+    private static func table(_ report: FleetReport) -> String {
+        let verdicts = AuditVerdict.allCases.map { "<option value=\"\($0.rawValue)\">\($0.rawValue)</option>" }.joined()
+        let rules = report.rules.map { rule in
+            let id = HTMLText.escape(rule.rule)
+            return "<option value=\"\(id)\">\(id)</option>"
+        }.joined()
+        return """
+            <section id="domains">
+            <h2>Domains</h2>
+            <div class="filters">
+            <label>Verdict <select id="filter-verdict"><option value="">any</option>\(verdicts)</select></label>
+            <label>Rule <select id="filter-rule"><option value="">any</option>\(rules)</select></label>
+            <label>Text <input id="filter-text" type="search" placeholder="domain, signer, app ID, message"></label>
+            <span id="row-count"></span>
+            <button id="page-previous" type="button">Previous</button><button id="page-next" type="button">Next</button>
+            </div>
+            <table class="domains"><thead><tr><th data-sort="domain">Domain</th><th data-sort="verdict">Verdict</th>\
+            <th data-sort="findings">Findings</th><th>Signer</th><th data-sort="expiry">Signer expires</th></tr></thead>
+            <tbody id="domain-rows"></tbody></table>
+            <noscript><p>The table needs JavaScript; the counts above do not.</p></noscript>
+            </section>
+
+            """
+    }
+}
