@@ -120,6 +120,40 @@ struct AuditSaveTests {
         }
     }
 
+    /// Issue #30: the HTML report links each domain's detail to its saved files
+    /// (`summarize --saved DIR`), paths from where the page is opened, only to files that are there.
+    @Test func theHTMLReportLinksEachDomainToItsSavedFiles() throws {
+        try withNginx { server in
+            try inWorkDirectory { work in
+                let hosts: [NginxServer.Host] = [.plain, .missing]
+                let result = audit(
+                    server, hosts.map(server.domain) + ["--save", "saved", "--format", "jsonl"], in: work)
+                #expect(result.status == 1, "\(result)")
+                try result.stdout.write(to: work.appendingPathComponent("results.jsonl"))
+                let page = ProcessRunner.run(
+                    Executables.aasa, ["audit", "summarize", "results.jsonl", "--format", "html", "--saved", "saved/"],
+                    in: work)
+                #expect(page.status == 0, "\(page)")
+                let text = page.stdoutText
+                let plain = server.domain(.plain)
+                for name in ["apple-app-site-association", "headers.txt", "tls-chain.pem", "metadata.json"] {
+                    #expect(text.contains("\"saved/\(plain)/\(name)\""), "no link to \(name)")
+                    #expect(
+                        FileManager.default.fileExists(
+                            atPath: work.appendingPathComponent("saved/\(plain)/\(name)").path))
+                }
+                // The missing domain served no file: its headers, chain and metadata only.
+                let missing = server.domain(.missing)
+                #expect(!text.contains("\"saved/\(missing)/apple-app-site-association\""))
+                #expect(text.contains("\"saved/\(missing)/metadata.json\""))
+                // --saved is for the HTML page only.
+                let refused = ProcessRunner.run(
+                    Executables.aasa, ["audit", "summarize", "results.jsonl", "--saved", "saved"], in: work)
+                #expect(refused.status == 64, "\(refused)")
+            }
+        }
+    }
+
     @Test func withoutSaveTheStepsSayHowToGetTheFile() throws {
         try withNginx { server in
             try inWorkDirectory { work in

@@ -62,6 +62,14 @@ extension Fixtures {
         #expect(!page.contains("http://") && !page.contains("https://"), "the page names no address")
     }
 
+    @Test("the page's script puts no text into the page as markup")
+    func scriptWritesNoMarkup() {
+        for sink in ["innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "Function("] {
+            #expect(!FleetPageScript.text.contains(sink), "the script uses \(sink)")
+        }
+        #expect(FleetPageScript.text.contains("node.textContent = visible(String(text))"))
+    }
+
     /// `sha256-` and the base64 of the digest, computed by the openssl CLI (not by the code under test).
     static func sha256Source(_ text: String) throws -> String {
         let digest = ProcessRunner.run(Executables.openssl, ["dgst", "-sha256", "-binary"], stdin: Data(text.utf8))

@@ -53,6 +53,26 @@ struct WANSimulationTests {
         #expect(counted["hang"] == WANSimulationRun.domainCount / 10)
     }
 
+    /// Issue #30: the HTML report of the whole mix, as Chromium renders it.
+    @Test(.enabled(if: HeadlessChromium.isAvailable, Comment(rawValue: HeadlessChromium.skipReason)))
+    func theFleetReportOfTheWholeMixRendersInChromium() throws {
+        let run = try run()
+        let page = try #require(run.page)
+        #expect(page.summarizeStatus == 0, "\(page.summarizeStderr)")
+        #expect(page.load.dom.contains("data-ready=\"true\""), "\(page.load.log)")
+        #expect(page.load.consoleErrors.isEmpty, "\(page.load.consoleErrors)")
+        #expect(page.load.dom.contains("data-matching=\"\(WANSimulationRun.domainCount)\""))
+        var verdicts: [String: Int] = [:]
+        for report in run.resumed { verdicts[report.verdict, default: 0] += 1 }
+        for (verdict, count) in verdicts {
+            #expect(page.load.dom.contains("data-verdict=\"\(verdict)\" data-count=\"\(count)\""), "\(verdict)")
+        }
+        let marks = page.load.dom.components(separatedBy: "<circle class=\"mark ").count - 1
+        #expect(page.signers > 0 && marks == page.signers, "\(marks) marks for \(page.signers) signers")
+        // The first page of the table: 100 rows of the 2,000.
+        #expect(page.load.dom.components(separatedBy: "<tr class=\"domain ").count - 1 == 100)
+    }
+
     @Test func scanKilledWithSIGKILLMidwayAndResumedReportsEveryDomainOnceWithItsVerdict() throws {
         let run = try run()
         #expect(run.killedStatus == 128 + SIGKILL, "the first run must end by SIGKILL, not finish")

@@ -151,10 +151,43 @@ import Testing
             #expect(try json.json() as? [String] == ["a.example.com", "d.example.com"], "\(json)")
             for (conditions, format) in [
                 (["verdict=bad"], "text"), (["colour=red"], "text"), (["verdict=broken"], "markdown"),
+                (["verdict=broken"], "html"),
             ] {
                 let refused = list(conditions, format)
                 #expect(refused.status == 64, "\(conditions) \(format): \(refused)")
                 #expect(refused.stdout.isEmpty, "\(refused)")
+            }
+        }
+    }
+
+    /// `--format html` (issue #30; FleetPageTests load pages in Chromium): one document with
+    /// its policy, each domain once as its last record says, the signers and the rules.
+    @Test("--format html: one self-contained page of every domain's last record")
+    func htmlPageOfTheShards() throws {
+        try withTemporaryDirectory { directory in
+            let result = try Self.summarizeShards(format: "html", in: directory)
+            #expect(result.status == 0, "\(result)")
+            let page = result.stdoutText
+            #expect(page.hasPrefix("<!DOCTYPE html>\n") && page.hasSuffix("</html>\n"), "\(page.prefix(200))")
+            #expect(page.contains("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "))
+            #expect(page.contains("<title>aasa fleet report: 4 domains</title>"))
+            let data = try #require(page.range(of: "<script type=\"application/json\" id=\"aasa-data\">"))
+            let end = try #require(page.range(of: "</script>", range: data.upperBound..<page.endIndex))
+            let json = try JSONSerialization.jsonObject(with: Data(page[data.upperBound..<end.lowerBound].utf8))
+            let domains = try #require((json as? [String: Any])?["domains"] as? [[String: Any]])
+            #expect(
+                domains.compactMap { $0["domain"] as? String } == [
+                    "a.example.com", "b.example.com", "c.example.com", "d.example.com",
+                ])
+            #expect(domains[1]["verdict"] as? String == "legacy", "b.example.com's last record wins")
+            // signed-file's next step, in its documentation and for the details' findings.
+            #expect(page.contains("<p>Next step: <code>aasa convert</code>: Writes the embedded JSON as plain JSON"))
+            #expect(page.contains(#""fixes":{"signed-file":"`aasa convert`: Writes the embedded JSON"#))
+            for text in [
+                "CN=old.example.com", "CN=*.example.com", "<code>served-at-root-only</code>",
+                "1 later record replaced an earlier one",
+            ] {
+                #expect(page.contains(text), "no \(text) in the page")
             }
         }
     }

@@ -18,6 +18,9 @@ public struct FleetDomainDetail: Codable, Sendable, Equatable {
     /// When the domain's audit began, and the version of aasa that audited it.
     public var startedAt: Date?
     public var auditedBy: String?
+    /// Links to what `aasa audit --save` kept of the domain (summarize's `--saved DIR`), as
+    /// paths from where the page is opened.
+    public var saved: [String]?
 
     public init(
         domain: String, verdict: AuditVerdict, paths: [Path], tls: TLS?, file: File?, findings: [Finding],

@@ -73,11 +73,15 @@ public enum FleetPage {
     /// and so are controls, bidi characters and U+2028/U+2029 (line terminators in older
     /// JavaScript), so that none is raw anywhere in the page.
     static func dataBlock(_ domains: [FleetDomainDetail]) throws -> String {
-        struct Payload: Encodable { let domains: [FleetDomainDetail] }
+        struct Payload: Encodable {
+            let domains: [FleetDomainDetail]
+            /// Each rule's next step, for the findings in a domain's detail.
+            let fixes: [String: String]
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
-        let json = String(decoding: try encoder.encode(Payload(domains: domains)), as: UTF8.self)
+        let json = String(decoding: try encoder.encode(Payload(domains: domains, fixes: fixes(domains))), as: UTF8.self)
         var escaped = ""
         escaped.reserveCapacity(json.utf8.count)
         for scalar in json.unicodeScalars {
@@ -97,6 +101,15 @@ public enum FleetPage {
         return escaped
     }
 
+    /// The next step of each rule found in `domains` that has one.
+    private static func fixes(_ domains: [FleetDomainDetail]) -> [String: String] {
+        var fixes: [String: String] = [:]
+        for rule in Set(domains.flatMap { $0.findings.map(\.rule) }) {
+            fixes[rule] = FleetPageRules.fix(of: rule)
+        }
+        return fixes
+    }
+
     private static func headline(_ report: FleetReport, domains: [FleetDomainDetail], context: Context) -> String {
         let files = report.files.map { HTMLText.escape($0.path) }.joined(separator: ", ")
         let started = domains.compactMap(\.startedAt)
@@ -111,12 +124,21 @@ public enum FleetPage {
             <header>
             <h1>Fleet report</h1>
             <p class="lede"><strong id="domain-total">\(report.domains)</strong> domain\(report.domains == 1 ? "" : "s") audited\
-            \(report.duplicates > 0 ? " (\(report.duplicates) later records replaced earlier ones)" : "").
+            \(duplicates(report.duplicates)).
             \(audited) Signers judged at \(InternetDateTime.string(from: report.at)); this page written by aasa \
             \(HTMLText.escape(context.version))\(files.isEmpty ? "" : " from \(files)").</p>
             </header>
 
             """
+    }
+
+    /// What the merge of shards did, for the headline: "" when no record replaced another.
+    private static func duplicates(_ count: Int) -> String {
+        switch count {
+        case 0: ""
+        case 1: " (1 later record replaced an earlier one of its domain)"
+        default: " (\(count) later records replaced earlier ones of their domains)"
+        }
     }
 
     private static func signers(_ report: FleetReport, domains: [FleetDomainDetail], context: Context) -> String {

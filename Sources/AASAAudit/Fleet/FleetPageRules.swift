@@ -19,6 +19,13 @@ enum FleetPageRules {
             "<p>" + codeSpans(HTMLText.escape(paragraph)) + "</p>"
         }
         return "<p><strong>" + HTMLText.escape(entry.summary) + "</strong></p>" + paragraphs.joined()
+            + (fix(of: rule).map { "<p>Next step: " + codeSpans(HTMLText.escape($0)) + "</p>" } ?? "")
+    }
+
+    /// The command that fixes `rule`'s findings, as a next step ("`aasa migrate`: …"); nil when
+    /// none does.
+    static func fix(of rule: String) -> String? {
+        metadata[RuleID(rawValue: rule)]?.fix.map { "`aasa \($0.command)`: \($0.summary)" }
     }
 
     /// Markdown's `code` spans of escaped text as `<code>` elements.

@@ -18,7 +18,7 @@ enum FleetPageScript {
           const el = (name, attributes, text) => {
             const node = document.createElement(name);
             for (const [key, value] of Object.entries(attributes || {})) node.setAttribute(key, value);
-            if (text !== undefined && text !== null) node.innerHTML = String(text);
+            if (text !== undefined && text !== null) node.textContent = visible(String(text));
             return node;
           };
           // Control and bidi characters of a domain's text, shown as escapes (they could reorder or hide what follows).
@@ -97,6 +97,14 @@ enum FleetPageScript {
               add("signer expires", row.file.signerNotAfter);
               add("universal links for", row.file.apps.join(", "));
             }
+            if (row.saved && row.saved.length) {
+              const links = el("dd");
+              row.saved.forEach((path, index) => {
+                if (index) links.append(", ");
+                links.append(el("a", { href: path }, path.split("/").pop()));
+              });
+              list.append(el("dt", {}, "saved (--save)"), links);
+            }
             box.append(list);
             if (row.findings.length) {
               const findings = el("ul", { class: "findings" });
@@ -105,6 +113,7 @@ enum FleetPageScript {
                 const rule = el("a", { href: "#rule-" + f.rule }, f.rule);
                 item.append(el("span", { class: "severity" }, f.severity), " ", rule, " ", el("span", {}, f.message));
                 if (f.url) item.append(" ", el("code", {}, f.url));
+                if (data.fixes[f.rule]) item.append(el("div", { class: "fix" }, "next step: " + data.fixes[f.rule]));
                 findings.append(item);
               }
               box.append(findings);

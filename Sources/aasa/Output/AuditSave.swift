@@ -69,6 +69,17 @@ final class AuditSaver {
         return domain
     }
 
+    /// The paths of what `--save DIR` kept of `domain`, as `DIR/DOMAIN/FILE` with `DIR` as
+    /// given (`aasa audit summarize --saved DIR` links the HTML report's detail to them); nil
+    /// when none is there, or the name is not one a save writes (a record is read, not trusted).
+    static func savedFiles(of domain: String, in directory: String) -> [String]? {
+        guard let name = directoryName(domain) else { return nil }
+        let base = (directory.hasSuffix("/") ? String(directory.dropLast()) : directory) + "/" + name
+        let files = [bodyName, headersName, chainName, metadataName].map { base + "/" + $0 }
+            .filter { FileManager.default.fileExists(atPath: $0) }
+        return files.isEmpty ? nil : files
+    }
+
     /// `DIR/name`, as printed and used in the next steps.
     func path(_ names: String...) -> String {
         ([directory.hasSuffix("/") ? String(directory.dropLast()) : directory] + names).joined(separator: "/")

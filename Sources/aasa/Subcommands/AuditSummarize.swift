@@ -65,6 +65,13 @@ extension AASACommand.Audit {
                 valueName: "key=value"))
         var list: [String] = []
 
+        @Option(
+            name: .customLong("saved"),
+            help: ArgumentHelp(
+                "With --format html: link each domain's detail to what 'aasa audit --save DIR' kept of it (DIR as given, from where the page is opened).",
+                valueName: "dir"))
+        var savedDirectory: String?
+
         @OptionGroup(title: "Display")
         var display: DisplayOptions
 
@@ -78,6 +85,9 @@ extension AASACommand.Audit {
             }
             try TimeArgument.validate(atTime)
             _ = try filter()
+            if savedDirectory != nil && (format != .html || !list.isEmpty) {
+                throw ValidationError("--saved links the HTML report's domains to their saved files: use --format html")
+            }
             if !list.isEmpty && (format == .markdown || format == .html) {
                 throw ValidationError("--list gives domain names: use --format text, json or csv")
             }
@@ -98,7 +108,12 @@ extension AASACommand.Audit {
                 case .csv: StandardStreams.out(try FleetCSV.data(summary.domainRows(at: time)))
                 case .text: StandardStreams.out(Data(FleetReportRendering.text(report).utf8))
                 case .html:
-                    let domains = (details ?? [:]).values.sorted { $0.domain < $1.domain }
+                    var domains = (details ?? [:]).values.sorted { $0.domain < $1.domain }
+                    if let savedDirectory {
+                        for index in domains.indices {
+                            domains[index].saved = AuditSaver.savedFiles(of: domains[index].domain, in: savedDirectory)
+                        }
+                    }
                     let page = try FleetPage.html(
                         report: report, domains: domains, context: FleetPage.Context())
                     StandardStreams.out(Data(utf8: page))

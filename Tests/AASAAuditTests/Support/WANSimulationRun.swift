@@ -83,6 +83,20 @@ struct WANSimulationRun: Sendable {
     /// With `--rate`.
     let paced: PoliteRun
 
+    /// `aasa audit summarize --format html` of the resumed run's file, loaded in headless
+    /// Chromium; nil where Chromium is not installed.
+    let page: PageLoad?
+
+    struct PageLoad: Sendable {
+        let summarizeStatus: Int32
+        let summarizeStderr: String
+        /// The page's size in bytes.
+        let bytes: Int
+        /// Distinct signers (by fingerprint) of the records.
+        let signers: Int
+        let load: HeadlessChromium.Load
+    }
+
     /// The run, made once for all tests (or why it could not be).
     static let shared: Result<WANSimulationRun, Failure> = {
         do {
@@ -188,6 +202,29 @@ struct WANSimulationRun: Sendable {
         }
         capped = try politeRun("capped")
         paced = try politeRun("paced")
+        page = HeadlessChromium.isAvailable ? try Self.loadPage(directory.appendingPathComponent("resumed.jsonl")) : nil
+    }
+
+    /// The HTML report of `results`, its size and what Chromium made of it; a screenshot of it
+    /// beside the build (its path in the log).
+    static func loadPage(_ results: URL) throws -> PageLoad {
+        let summary = TestProcess.aasa(["audit", "summarize", results.path, "--format", "html"])
+        let page = results.deletingLastPathComponent().appendingPathComponent("report.html")
+        try summary.stdout.write(to: page)
+        var signers = Set<String>()
+        for line in try Data(contentsOf: results).split(separator: 0x0A) {
+            let record = try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any]
+            let signature = (record?["file"] as? [String: Any])?["signature"] as? [String: Any]
+            if let fingerprint = (signature?["signer"] as? [String: Any])?["sha256Fingerprint"] as? String {
+                signers.insert(fingerprint)
+            }
+        }
+        let screenshot = Repository.root.appendingPathComponent(".build/fleet-report-wan-screenshot.png")
+        _ = try HeadlessChromium.screenshot(page, to: screenshot)
+        print("fleet report of the WAN simulation: \(summary.stdout.count) bytes; screenshot: \(screenshot.path)")
+        return PageLoad(
+            summarizeStatus: summary.status, summarizeStderr: summary.stderr, bytes: summary.stdout.count,
+            signers: signers.count, load: try HeadlessChromium.dumpDOM(page))
     }
 
     /// The reports of a JSON Lines file; every line must be a whole report.
