@@ -34,7 +34,7 @@ extension Fixtures {
         #expect(HTMLText.escape("plain text, é 中") == "plain text, é 中")
     }
 
-    @Test("the data block cannot end its script element, and the policy allows the page's own script and style only")
+    @Test("a domain's entry cannot end the data block, and the policy allows the page's own script and style only")
     func dataBlockAndPolicy() throws {
         let domain = FleetDomainDetail(
             domain: "x.example", verdict: .broken, paths: [], tls: nil, file: nil,
@@ -43,12 +43,12 @@ extension Fixtures {
                     rule: "invalid-app-id", severity: .error, message: "</script><!-- \u{2028}&\u{202E}\u{9B}", url: nil
                 )
             ])
-        let block = try FleetPage.dataBlock([domain])
+        let block = String(decoding: try FleetPage.Entry(domain).json, as: UTF8.self)
         #expect(!block.contains("<") && !block.contains(">") && !block.contains("&"))
         #expect(
             !block.unicodeScalars.contains { HTMLText.isHidden($0) }, "a control or bidi character raw in the block")
         let decoded = try JSONSerialization.jsonObject(with: Data(block.utf8)) as? [String: Any]
-        let findings = (decoded?["domains"] as? [[String: Any]])?.first?["findings"] as? [[String: Any]]
+        let findings = decoded?["findings"] as? [[String: Any]]
         #expect(findings?.first?["message"] as? String == "</script><!-- \u{2028}&\u{202E}\u{9B}")
 
         let report = FleetSummary().report(at: Date(timeIntervalSince1970: 1_800_000_000))

@@ -24,14 +24,61 @@ public enum FleetPage {
         }
     }
 
-    /// The whole document for `report` and the details of its domains (one per domain).
+    /// One domain as the page holds it: its entry of the data block (JSON, escaped), and the few
+    /// values the headline and the signers' table read. Made as each record is read, so that a
+    /// summary of 100,000 domains keeps bytes, not the records' structures.
+    public struct Entry: Sendable {
+        public let domain: String
+        /// The signer's subject and expiry, when the domain serves a signed file.
+        let signer: SignerKey?
+        let startedAt: Date?
+        let auditedBy: String?
+        /// The domain's JSON in the page's data block.
+        let json: Data
+
+        public init(_ detail: FleetDomainDetail) throws {
+            domain = detail.domain
+            signer = detail.file.flatMap { file in
+                file.signer.map { SignerKey(subject: $0, notAfter: file.signerNotAfter) }
+            }
+            startedAt = detail.startedAt
+            auditedBy = detail.auditedBy
+            json = Data(
+                FleetPage.escapedForScript(String(decoding: try FleetPage.encoder.encode(detail), as: UTF8.self)).utf8)
+        }
+    }
+
+    struct SignerKey: Hashable, Sendable {
+        let subject: String
+        let notAfter: Date?
+    }
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }()
+
+    /// The whole document for `report` and its domains (one entry each), for a test or a
+    /// small fleet; ``write(report:entries:context:to:)`` streams it.
     public static func html(report: FleetReport, domains: [FleetDomainDetail], context: Context) throws -> String {
+        var page = Data()
+        try write(report: report, entries: domains.map(Entry.init), context: context) { page.append($0) }
+        return String(decoding: page, as: UTF8.self)
+    }
+
+    /// Writes the document for `report` and its domains' entries to `output`, part by part (the
+    /// data block one domain at a time): a page of 100,000 domains is never one string.
+    public static func write(
+        report: FleetReport, entries: [Entry], context: Context, to output: (Data) -> Void
+    ) throws {
         let style = FleetPageStyle.text
         let script = FleetPageScript.text
         let policy =
             "default-src 'none'; script-src '\(try hashSource(script))'; style-src '\(try hashSource(style))'; "
             + "img-src 'none'; base-uri 'none'; form-action 'none'"
-        var page = """
+        var head = """
             <!DOCTYPE html>
             <html lang="en">
             <head>
@@ -45,15 +92,26 @@ public enum FleetPage {
             <body>
 
             """
-        page += headline(report, domains: domains, context: context)
-        page += FleetPageCharts.verdictBar(report)
-        page += signers(report, domains: domains, context: context)
-        page += rules(report)
-        page += table(report)
-        page += "<script type=\"application/json\" id=\"aasa-data\">"
-        page += try dataBlock(domains)
-        page += "</script>\n<script>\(script)</script>\n</body>\n</html>\n"
-        return page
+        head += headline(report, entries: entries, context: context)
+        head += FleetPageCharts.verdictBar(report)
+        head += signers(report, entries: entries, context: context)
+        head += rules(report)
+        head += table(report)
+        head += "<script type=\"application/json\" id=\"aasa-data\">{\"fixes\":"
+        head += escapedForScript(String(decoding: try encoder.encode(fixes(report)), as: UTF8.self))
+        head += ",\"domains\":["
+        output(Data(head.utf8))
+        var chunk = Data()
+        for (index, entry) in entries.enumerated() {
+            if index > 0 { chunk.append(UInt8(ascii: ",")) }
+            chunk.append(entry.json)
+            if chunk.count >= 1 << 20 {
+                output(chunk)
+                chunk.removeAll(keepingCapacity: true)
+            }
+        }
+        output(chunk)
+        output(Data("]}</script>\n<script>\(script)</script>\n</body>\n</html>\n".utf8))
     }
 
     /// The CSP source of `text`: `sha256-` and its digest in base64.
@@ -69,19 +127,10 @@ public enum FleetPage {
         return "sha256-" + Data(bytes).base64EncodedString()
     }
 
-    /// The domains as JSON that cannot end its script element: `<`, `>` and `&` as `\u` escapes,
-    /// and so are controls, bidi characters and U+2028/U+2029 (line terminators in older
+    /// JSON that cannot end the script element it is in: `<`, `>` and `&` as `\u` escapes, and
+    /// so are controls, bidi characters and U+2028/U+2029 (line terminators in older
     /// JavaScript), so that none is raw anywhere in the page.
-    static func dataBlock(_ domains: [FleetDomainDetail]) throws -> String {
-        struct Payload: Encodable {
-            let domains: [FleetDomainDetail]
-            /// Each rule's next step, for the findings in a domain's detail.
-            let fixes: [String: String]
-        }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        let json = String(decoding: try encoder.encode(Payload(domains: domains, fixes: fixes(domains))), as: UTF8.self)
+    static func escapedForScript(_ json: String) -> String {
         var escaped = ""
         escaped.reserveCapacity(json.utf8.count)
         for scalar in json.unicodeScalars {
@@ -101,19 +150,17 @@ public enum FleetPage {
         return escaped
     }
 
-    /// The next step of each rule found in `domains` that has one.
-    private static func fixes(_ domains: [FleetDomainDetail]) -> [String: String] {
+    /// The next step of each rule of the report that has one.
+    private static func fixes(_ report: FleetReport) -> [String: String] {
         var fixes: [String: String] = [:]
-        for rule in Set(domains.flatMap { $0.findings.map(\.rule) }) {
-            fixes[rule] = FleetPageRules.fix(of: rule)
-        }
+        for rule in report.rules { fixes[rule.rule] = FleetPageRules.fix(of: rule.rule) }
         return fixes
     }
 
-    private static func headline(_ report: FleetReport, domains: [FleetDomainDetail], context: Context) -> String {
+    private static func headline(_ report: FleetReport, entries: [Entry], context: Context) -> String {
         let files = report.files.map { HTMLText.escape($0.path) }.joined(separator: ", ")
-        let started = domains.compactMap(\.startedAt)
-        let versions = Set(domains.compactMap(\.auditedBy)).sorted().map(HTMLText.escape).joined(separator: ", ")
+        let started = entries.compactMap(\.startedAt)
+        let versions = Set(entries.compactMap(\.auditedBy)).sorted().map(HTMLText.escape).joined(separator: ", ")
         var audited = ""
         if let first = started.min(), let last = started.max() {
             audited = " Audited \(InternetDateTime.string(from: first))"
@@ -141,12 +188,10 @@ public enum FleetPage {
         }
     }
 
-    private static func signers(_ report: FleetReport, domains: [FleetDomainDetail], context: Context) -> String {
-        var byIdentity: [String: [String]] = [:]
-        for domain in domains {
-            guard let file = domain.file, let signer = file.signer else { continue }
-            byIdentity[signer + "\u{0}" + (file.signerNotAfter.map(InternetDateTime.string(from:)) ?? ""), default: []]
-                .append(domain.domain)
+    private static func signers(_ report: FleetReport, entries: [Entry], context: Context) -> String {
+        var byIdentity: [SignerKey: [String]] = [:]
+        for entry in entries {
+            if let signer = entry.signer { byIdentity[signer, default: []].append(entry.domain) }
         }
         var html = "<section id=\"signers\">\n<h2>Signers by expiry</h2>\n"
         guard !report.signers.isEmpty else {
@@ -157,10 +202,13 @@ public enum FleetPage {
             "<table class=\"signers\"><thead><tr><th>Signer</th><th>Expires</th><th>Status</th><th>Domains</th></tr></thead><tbody>\n"
         for signer in report.signers {
             let status = FleetPageCharts.expiry(signer, at: report.at, horizonDays: context.horizonDays)
-            let key = signer.subject + "\u{0}" + InternetDateTime.string(from: signer.notAfter)
-            let names = (byIdentity[key] ?? []).sorted()
+            let names = (byIdentity[SignerKey(subject: signer.subject, notAfter: signer.notAfter)] ?? []).sorted()
             let shown = names.prefix(20).map { "<li>\(HTMLText.escape($0))</li>" }.joined()
-            let rest = names.count > 20 ? "<li>and \(names.count - 20) more (filter the table by signer)</li>" : ""
+            let filter = signer.subject.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            let rest =
+                names.count > 20
+                ? "<li>and \(names.count - 20) more: <a href=\"#signer=\(filter)\">the table of this signer's domains</a></li>"
+                : ""
             html += """
                 <tr class="signer \(status.rawValue)"><td>\(HTMLText.escape(signer.subject))<br><small>issuer: \
                 \(HTMLText.escape(signer.issuer))</small></td><td>\(InternetDateTime.string(from: signer.notAfter))</td>\

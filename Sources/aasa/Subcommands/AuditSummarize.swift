@@ -97,9 +97,9 @@ extension AASACommand.Audit {
             let time = atTime.flatMap(TimeArgument.parse) ?? Date()
             var summary = FleetSummary()
             let decoder = AuditRecord.decoder()
-            // Each domain's detail (its last record's), for the HTML page only.
-            var details: [String: FleetDomainDetail]? = format == .html && list.isEmpty ? [:] : nil
-            let read = files.map { Self.read($0, into: &summary, details: &details, decoder: decoder) }
+            // Each domain's entry of the HTML page (its last record's), for that format only.
+            var entries: PageEntries? = format == .html && list.isEmpty ? PageEntries(saved: savedDirectory) : nil
+            let read = files.map { Self.read($0, into: &summary, entries: &entries, decoder: decoder) }
             let report = summary.report(at: time, files: read)
             if list.isEmpty {
                 switch format {
@@ -108,15 +108,10 @@ extension AASACommand.Audit {
                 case .csv: StandardStreams.out(try FleetCSV.data(summary.domainRows(at: time)))
                 case .text: StandardStreams.out(Data(FleetReportRendering.text(report).utf8))
                 case .html:
-                    var domains = (details ?? [:]).values.sorted { $0.domain < $1.domain }
-                    if let savedDirectory {
-                        for index in domains.indices {
-                            domains[index].saved = AuditSaver.savedFiles(of: domains[index].domain, in: savedDirectory)
-                        }
+                    let sorted = (entries?.byDomain ?? [:]).values.sorted { $0.domain < $1.domain }
+                    try FleetPage.write(report: report, entries: sorted, context: FleetPage.Context()) {
+                        StandardStreams.out($0)
                     }
-                    let page = try FleetPage.html(
-                        report: report, domains: domains, context: FleetPage.Context())
-                    StandardStreams.out(Data(utf8: page))
                 }
             } else {
                 let rows = summary.domainRows(at: time).filter(try filter().matches)
@@ -172,7 +167,7 @@ extension AASACommand.Audit {
         /// Adds every audit record of `path` to `summary`; warns about each other line, and says
         /// on one error line why the file cannot be read (or not to its end).
         static func read(
-            _ path: String, into summary: inout FleetSummary, details: inout [String: FleetDomainDetail]?,
+            _ path: String, into summary: inout FleetSummary, entries: inout PageEntries?,
             decoder: JSONDecoder
         ) -> FleetReport.FileRead {
             var file = FleetReport.FileRead(path: path)
@@ -204,9 +199,7 @@ extension AASACommand.Audit {
                     switch AuditRecord.parse(line, decoder: decoder) {
                     case .success(let record):
                         summary.add(record)
-                        if details != nil, let detail = FleetDomainDetail.parse(Data(utf8: line), decoder: decoder) {
-                            details?[record.domain.lowercased()] = detail
-                        }
+                        entries?.add(line, record: record, decoder: decoder)
                         file.records += 1
                         continue
                     case .failure(let failure): problem = failure.description
@@ -221,6 +214,33 @@ extension AASACommand.Audit {
                 file.error = message
             }
             return file
+        }
+    }
+}
+
+extension AASACommand.Audit.Summarize {
+    /// The HTML page's entry of each domain, its last record's, linked to its saved files
+    /// with `--saved DIR`.
+    struct PageEntries {
+        let saved: String?
+        var byDomain: [String: FleetPage.Entry] = [:]
+
+        init(saved: String?) { self.saved = saved }
+
+        /// Adds the entry of `line`, whose record is `record`. A record whose detail the page
+        /// cannot read (a key of another type than the schema's) is still a row: its domain,
+        /// verdict and findings' rules, from `record`.
+        mutating func add(_ line: String, record: AuditRecord, decoder: JSONDecoder) {
+            var detail =
+                FleetDomainDetail.parse(Data(utf8: line), decoder: decoder)
+                ?? FleetDomainDetail(
+                    domain: record.domain, verdict: record.verdict, paths: [], tls: nil, file: nil,
+                    findings: record.diagnostics.map {
+                        .init(rule: $0.rule, severity: $0.severity, message: "", url: nil)
+                    })
+            if let saved { detail.saved = AuditSaver.savedFiles(of: detail.domain, in: saved) }
+            // Encoding fails only on a number JSON cannot hold, which a detail has none of.
+            if let entry = try? FleetPage.Entry(detail) { byDomain[record.domain.lowercased()] = entry }
         }
     }
 }
