@@ -43,8 +43,7 @@ public enum FleetPage {
             }
             startedAt = detail.startedAt
             auditedBy = detail.auditedBy
-            json = Data(
-                FleetPage.escapedForScript(String(decoding: try FleetPage.encoder.encode(detail), as: UTF8.self)).utf8)
+            json = FleetPage.escapedForScript(try FleetPage.encoder.encode(detail))
         }
     }
 
@@ -98,9 +97,9 @@ public enum FleetPage {
         head += rules(report)
         head += table(report)
         head += "<script type=\"application/json\" id=\"aasa-data\">{\"fixes\":"
-        head += escapedForScript(String(decoding: try encoder.encode(fixes(report)), as: UTF8.self))
-        head += ",\"domains\":["
         output(Data(head.utf8))
+        output(escapedForScript(try encoder.encode(fixes(report))))
+        output(Data(",\"domains\":[".utf8))
         var chunk = Data()
         for (index, entry) in entries.enumerated() {
             if index > 0 { chunk.append(UInt8(ascii: ",")) }
@@ -129,23 +128,39 @@ public enum FleetPage {
 
     /// JSON that cannot end the script element it is in: `<`, `>` and `&` as `\u` escapes, and
     /// so are controls, bidi characters and U+2028/U+2029 (line terminators in older
-    /// JavaScript), so that none is raw anywhere in the page.
-    static func escapedForScript(_ json: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(json.utf8.count)
-        for scalar in json.unicodeScalars {
-            switch scalar {
-            case "<": escaped += "\\u003c"
-            case ">": escaped += "\\u003e"
-            case "&": escaped += "\\u0026"
-            default:
-                if HTMLText.isHidden(scalar) {
-                    let hex = String(scalar.value, radix: 16, uppercase: false)
-                    escaped += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    escaped.unicodeScalars.append(scalar)
+    /// JavaScript), so that none is raw anywhere in the page. Byte by byte: ASCII is copied but
+    /// for the three, and a multi-byte character is decoded only to ask whether it is hidden.
+    static func escapedForScript(_ json: Data) -> Data {
+        var escaped = Data()
+        escaped.reserveCapacity(json.count + json.count / 16)
+        func escape(_ value: UInt32) {
+            let hex = Array(String(value, radix: 16).utf8)
+            escaped.append(
+                contentsOf: Array("\\u".utf8) + Array(repeating: UInt8(ascii: "0"), count: 4 - hex.count) + hex)
+        }
+        let bytes = [UInt8](json)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x80 {
+                switch byte {
+                case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"): escape(UInt32(byte))
+                case 0x00...0x1F, 0x7F: escape(UInt32(byte))
+                default: escaped.append(byte)
                 }
+                index += 1
+                continue
             }
+            let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
+            let end = min(index + length, bytes.count)
+            var decoder = UTF8()
+            var iterator = bytes[index..<end].makeIterator()
+            if case .scalarValue(let scalar) = decoder.decode(&iterator), HTMLText.isHidden(scalar) {
+                escape(scalar.value)
+            } else {
+                escaped.append(contentsOf: bytes[index..<end])
+            }
+            index = end
         }
         return escaped
     }
