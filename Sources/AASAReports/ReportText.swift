@@ -4,7 +4,8 @@ import AASA
 /// markup report formats: XML (JUnit) and Markdown. Characters that the format cannot hold at
 /// all, or that would start markup, never reach the output as themselves.
 public enum ReportText {
-    /// `text` for an XML attribute value or element content: `& < > " '` as entities, tab,
+    /// `text` for an XML attribute value or element content (and an HTML one: the fleet
+    /// report's page uses it too): `& < > " '` as entities, tab,
     /// line feed and carriage return as character references (so attribute values keep them),
     /// and the characters XML 1.0 cannot carry (other controls, U+FFFE, U+FFFF) and the
     /// bidirectional controls (``TerminalText/isControl(_:)``) as `\u{XX}`.

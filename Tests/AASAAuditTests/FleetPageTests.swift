@@ -25,15 +25,6 @@ extension Fixtures {
 /// page's script ran is checked against the records (counts, a filter, the timeline, no
 /// console error), and a hostile server's text stays text.
 @Suite struct FleetPageTests {
-    @Test("HTML text: the five characters as references, controls and bidi characters as visible escapes")
-    func htmlTextEscapes() {
-        #expect(
-            HTMLText.escape(#"<a href="x" title='y'>&</a>"#)
-                == "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;")
-        #expect(HTMLText.escape("a\u{202E}b\u{1B}[2J\u{2066}c\u{85}") == "a\\u{202E}b\\u{1B}[2J\\u{2066}c\\u{85}")
-        #expect(HTMLText.escape("plain text, é 中") == "plain text, é 中")
-    }
-
     @Test("a domain's entry cannot end the data block, and the policy allows the page's own script and style only")
     func dataBlockAndPolicy() throws {
         let domain = FleetDomainDetail(
@@ -46,7 +37,8 @@ extension Fixtures {
         let block = String(decoding: try FleetPage.Entry(domain).json, as: UTF8.self)
         #expect(!block.contains("<") && !block.contains(">") && !block.contains("&"))
         #expect(
-            !block.unicodeScalars.contains { HTMLText.isHidden($0) }, "a control or bidi character raw in the block")
+            !block.unicodeScalars.contains { TerminalText.isControl($0) },
+            "a control or bidi character raw in the block")
         let decoded = try JSONSerialization.jsonObject(with: Data(block.utf8)) as? [String: Any]
         let findings = decoded?["findings"] as? [[String: Any]]
         #expect(findings?.first?["message"] as? String == "</script><!-- \u{2028}&\u{202E}\u{9B}")

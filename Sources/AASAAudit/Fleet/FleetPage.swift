@@ -9,7 +9,7 @@ import Foundation
 /// The headline and the verdict bar, the signers on an expiry timeline (SVG drawn here: a few
 /// rectangles and circles need no chart library), the findings by rule with each rule's
 /// documentation, and the per-domain table that ``FleetPageScript`` draws from the page's JSON
-/// data block. Text of a domain is escaped for where it goes (``HTMLText``).
+/// data block. Text of a domain is escaped for where it goes (``ReportText/xml(_:)``, which HTML reads as XML does).
 public enum FleetPage {
     /// What the page says about the run that made it.
     public struct Context: Sendable {
@@ -84,7 +84,7 @@ public enum FleetPage {
             <meta charset="utf-8">
             <meta http-equiv="Content-Security-Policy" content="\(policy)">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="generator" content="aasa \(HTMLText.escape(context.version))">
+            <meta name="generator" content="aasa \(ReportText.xml(context.version))">
             <title>aasa fleet report: \(report.domains) domain\(report.domains == 1 ? "" : "s")</title>
             <style>\(style)</style>
             </head>
@@ -155,7 +155,7 @@ public enum FleetPage {
             let end = min(index + length, bytes.count)
             var decoder = UTF8()
             var iterator = bytes[index..<end].makeIterator()
-            if case .scalarValue(let scalar) = decoder.decode(&iterator), HTMLText.isHidden(scalar) {
+            if case .scalarValue(let scalar) = decoder.decode(&iterator), TerminalText.isControl(scalar) {
                 escape(scalar.value)
             } else {
                 escaped.append(contentsOf: bytes[index..<end])
@@ -173,9 +173,9 @@ public enum FleetPage {
     }
 
     private static func headline(_ report: FleetReport, entries: [Entry], context: Context) -> String {
-        let files = report.files.map { HTMLText.escape($0.path) }.joined(separator: ", ")
+        let files = report.files.map { ReportText.xml($0.path) }.joined(separator: ", ")
         let started = entries.compactMap(\.startedAt)
-        let versions = Set(entries.compactMap(\.auditedBy)).sorted().map(HTMLText.escape).joined(separator: ", ")
+        let versions = Set(entries.compactMap(\.auditedBy)).sorted().map(ReportText.xml).joined(separator: ", ")
         var audited = ""
         if let first = started.min(), let last = started.max() {
             audited = " Audited \(InternetDateTime.string(from: first))"
@@ -188,7 +188,7 @@ public enum FleetPage {
             <p class="lede"><strong id="domain-total">\(report.domains)</strong> domain\(report.domains == 1 ? "" : "s") audited\
             \(duplicates(report.duplicates)).
             \(audited) Signers judged at \(InternetDateTime.string(from: report.at)); this page written by aasa \
-            \(HTMLText.escape(context.version))\(files.isEmpty ? "" : " from \(files)").</p>
+            \(ReportText.xml(context.version))\(files.isEmpty ? "" : " from \(files)").</p>
             </header>
 
             """
@@ -218,15 +218,15 @@ public enum FleetPage {
         for signer in report.signers {
             let status = FleetPageCharts.expiry(signer, at: report.at, horizonDays: context.horizonDays)
             let names = (byIdentity[SignerKey(subject: signer.subject, notAfter: signer.notAfter)] ?? []).sorted()
-            let shown = names.prefix(20).map { "<li>\(HTMLText.escape($0))</li>" }.joined()
+            let shown = names.prefix(20).map { "<li>\(ReportText.xml($0))</li>" }.joined()
             let filter = signer.subject.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
             let rest =
                 names.count > 20
                 ? "<li>and \(names.count - 20) more: <a href=\"#signer=\(filter)\">the table of this signer's domains</a></li>"
                 : ""
             html += """
-                <tr class="signer \(status.rawValue)"><td>\(HTMLText.escape(signer.subject))<br><small>issuer: \
-                \(HTMLText.escape(signer.issuer))</small></td><td>\(InternetDateTime.string(from: signer.notAfter))</td>\
+                <tr class="signer \(status.rawValue)"><td>\(ReportText.xml(signer.subject))<br><small>issuer: \
+                \(ReportText.xml(signer.issuer))</small></td><td>\(InternetDateTime.string(from: signer.notAfter))</td>\
                 <td>\(status.label)</td><td><details><summary>\(signer.domains)</summary><ul>\(shown)\(rest)</ul>\
                 </details></td></tr>
 
@@ -241,7 +241,7 @@ public enum FleetPage {
         html +=
             "<table class=\"rules\"><thead><tr><th>Rule</th><th>Severity</th><th>Domains</th><th>Findings</th></tr></thead><tbody>\n"
         for rule in report.rules {
-            let id = HTMLText.escape(rule.rule)
+            let id = ReportText.xml(rule.rule)
             let share = FleetPageCharts.percent(rule.domains, of: report.domains)
             let documentation = FleetPageRules.description(of: rule.rule)
             html += """
@@ -257,7 +257,7 @@ public enum FleetPage {
     private static func table(_ report: FleetReport) -> String {
         let verdicts = AuditVerdict.allCases.map { "<option value=\"\($0.rawValue)\">\($0.rawValue)</option>" }.joined()
         let rules = report.rules.map { rule in
-            let id = HTMLText.escape(rule.rule)
+            let id = ReportText.xml(rule.rule)
             return "<option value=\"\(id)\">\(id)</option>"
         }.joined()
         return """

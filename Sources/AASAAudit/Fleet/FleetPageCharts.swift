@@ -82,7 +82,7 @@ enum FleetPageCharts {
             let y = 30 + Double(index % 4) * 22
             marks += """
                 <circle class="mark \(status.rawValue)" cx="\(format(position(signer.notAfter.timeIntervalSince1970)))" \
-                cy="\(format(y))" r="\(format(radius))"><title>\(HTMLText.escape(signer.subject)): \
+                cy="\(format(y))" r="\(format(radius))"><title>\(ReportText.xml(signer.subject)): \
                 expires \(InternetDateTime.string(from: signer.notAfter)), \(signer.domains) \
                 domain\(signer.domains == 1 ? "" : "s") (\(status.label))</title></circle>
                 """

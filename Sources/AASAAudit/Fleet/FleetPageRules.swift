@@ -16,10 +16,10 @@ enum FleetPageRules {
             return "<p>Not a rule this version of aasa documents.</p>"
         }
         let paragraphs = entry.fullDescription.components(separatedBy: "\n\n").map { paragraph in
-            "<p>" + codeSpans(HTMLText.escape(paragraph)) + "</p>"
+            "<p>" + codeSpans(ReportText.xml(paragraph)) + "</p>"
         }
-        return "<p><strong>" + HTMLText.escape(entry.summary) + "</strong></p>" + paragraphs.joined()
-            + (fix(of: rule).map { "<p>Next step: " + codeSpans(HTMLText.escape($0)) + "</p>" } ?? "")
+        return "<p><strong>" + ReportText.xml(entry.summary) + "</strong></p>" + paragraphs.joined()
+            + (fix(of: rule).map { "<p>Next step: " + codeSpans(ReportText.xml($0)) + "</p>" } ?? "")
     }
 
     /// The command that fixes `rule`'s findings, as a next step ("`aasa migrate`: …"); nil when

@@ -21,9 +21,10 @@ enum FleetPageScript {
             if (text !== undefined && text !== null) node.textContent = visible(String(text));
             return node;
           };
-          // Control and bidi characters of a domain's text, shown as escapes (they could reorder or hide what follows).
+          // Control and bidi characters of a domain's text, shown as escapes (they could reorder or
+          // hide what follows): the characters of TerminalText.isControl, as the page's other text.
           function visible(text) {
-            return text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+            return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g,
               (c) => "\\u{" + c.codePointAt(0).toString(16).toUpperCase() + "}");
           }
           function readHash() {
