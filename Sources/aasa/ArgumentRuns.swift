@@ -111,33 +111,22 @@ enum ArgumentRuns {
     private static func placeholder(_ index: Int) -> String { "\0run \(index)" }
 }
 
-extension AASACommand.Verify: ManyInputsCommand {
+/// A batch command whose files are its `files` argument (the others name theirs `inputs`).
+protocol FilesArgumentCommand: ManyInputsCommand {
+    var files: [String] { get set }
+}
+
+extension FilesArgumentCommand {
     var inputNames: [String] {
         get { files }
         set { files = newValue }
     }
 }
 
-extension AASACommand.Lint: ManyInputsCommand {
-    var inputNames: [String] {
-        get { files }
-        set { files = newValue }
-    }
-}
-
-extension AASACommand.Detect: ManyInputsCommand {
-    var inputNames: [String] {
-        get { files }
-        set { files = newValue }
-    }
-}
-
-extension AASACommand.Extract: ManyInputsCommand {
-    var inputNames: [String] {
-        get { files }
-        set { files = newValue }
-    }
-}
+extension AASACommand.Verify: FilesArgumentCommand {}
+extension AASACommand.Lint: FilesArgumentCommand {}
+extension AASACommand.Detect: FilesArgumentCommand {}
+extension AASACommand.Extract: FilesArgumentCommand {}
 
 extension AASACommand.Sign: ManyInputsCommand {
     var inputNames: [String] {
