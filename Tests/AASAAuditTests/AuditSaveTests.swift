@@ -73,10 +73,14 @@ struct AuditSaveTests {
                 #expect(!FileManager.default.fileExists(atPath: file(.missing, "apple-app-site-association").path))
                 let missing = try String(contentsOf: file(.missing, "headers.txt"), encoding: .utf8)
                 #expect(missing.hasPrefix("HTTP/1.1 404 Not Found\n"), "\(missing)")
-                // Nothing but the domains' directories, and no temporary left behind.
+                // Nothing but the domains' directories and the store of their files' contents
+                // (SavedObjects), and no temporary left behind.
                 let entries = try FileManager.default.contentsOfDirectory(atPath: saved.path).sorted()
-                #expect(entries == hosts.map(server.domain).sorted())
-                for entry in entries {
+                #expect(entries == [".objects"] + hosts.map(server.domain).sorted())
+                let objects = try FileManager.default.contentsOfDirectory(
+                    atPath: saved.appendingPathComponent(".objects").path)
+                #expect(objects.allSatisfy { $0.count == 64 && $0.allSatisfy(\.isHexDigit) }, "\(objects)")
+                for entry in entries where entry != ".objects" {
                     let names = try FileManager.default.contentsOfDirectory(
                         atPath: saved.appendingPathComponent(entry).path)
                     #expect(
@@ -116,6 +120,54 @@ struct AuditSaveTests {
                     #expect(
                         FileManager.default.fileExists(atPath: work.appendingPathComponent(output).path), "\(output)")
                 }
+            }
+        }
+    }
+
+    /// Issue #30: what many domains serve alike is kept once. plain, keep-alive and closing
+    /// serve the same file with the same chain: their bodies and chains are one object each in
+    /// DIR/.objects (one inode, linked), their headers their own; `aasa verify`-able paths stay.
+    @Test func identicalFilesAreKeptOnceAsLinksToOneObject() throws {
+        try withNginx { server in
+            try inWorkDirectory { work in
+                let hosts: [NginxServer.Host] = [.plain, .keepAlive, .closing, .signedRoot]
+                let result = audit(server, hosts.map(server.domain) + ["--save", "saved"], in: work)
+                #expect(result.status == 0, "\(result)")
+                #expect(result.stderr.isEmpty, "\(result.stderr)")
+                func info(_ host: NginxServer.Host, _ name: String) throws -> stat {
+                    var info = stat()
+                    let path = work.appendingPathComponent("saved/\(server.domain(host))/\(name)").path
+                    try #require(lstat(path, &info) == 0, "\(path)")
+                    return info
+                }
+                let bodies = try [NginxServer.Host.plain, .keepAlive, .closing].map {
+                    try info($0, "apple-app-site-association")
+                }
+                #expect(Set(bodies.map(\.st_ino)).count == 1, "one inode for the three bodies")
+                #expect(bodies[0].st_nlink == 4, "the object and three domains: \(bodies[0].st_nlink)")
+                #expect((bodies[0].st_mode & S_IFMT) == S_IFREG)
+                let signed = try info(.signedRoot, "apple-app-site-association")
+                #expect(signed.st_ino != bodies[0].st_ino && signed.st_nlink == 2)
+                let chains = try hosts.map { try info($0, "tls-chain.pem") }
+                #expect(Set(chains.map(\.st_ino)).count == 1, "every host has the wildcard chain")
+                let headers = try [NginxServer.Host.plain, .keepAlive].map { try info($0, "headers.txt") }
+                #expect(headers[0].st_ino != headers[1].st_ino && headers[0].st_nlink == 1)
+                let objects = try FileManager.default.contentsOfDirectory(
+                    atPath: work.appendingPathComponent("saved/.objects").path)
+                #expect(objects.count == 3, "two bodies and one chain: \(objects)")
+                let plain = try Data(contentsOf: server.directory.appendingPathComponent("plain.json"))
+                let digest = ProcessRunner.run(Executables.openssl, ["dgst", "-sha256", "-r"], stdin: plain)
+                let name = String(digest.stdoutText.prefix(64))
+                #expect(objects.contains(name), "the object is named by its SHA-256: \(name)")
+
+                // An object changed by hand is not linked as it is: a second run writes it again.
+                let object = work.appendingPathComponent("saved/.objects/\(name)")
+                try Data("tampered".utf8).write(to: object)
+                let again = audit(server, [server.domain(.plain), "--save", "saved"], in: work)
+                #expect(again.status == 0, "\(again)")
+                let saved = work.appendingPathComponent("saved/\(server.domain(.plain))/apple-app-site-association")
+                #expect(try Data(contentsOf: saved) == plain)
+                #expect(try Data(contentsOf: object) == plain)
             }
         }
     }
@@ -196,7 +248,8 @@ struct AuditSaveTests {
                 let entries = try FileManager.default.contentsOfDirectory(atPath: saved.path).sorted()
                 #expect(
                     entries
-                        == [server.domain(.hostileHeader), server.domain(.hostile), server.domain(.plain)].sorted(),
+                        == [".objects"]
+                        + [server.domain(.hostileHeader), server.domain(.hostile), server.domain(.plain)].sorted(),
                     "\(entries)")
             }
         }

@@ -29,6 +29,8 @@ final class AuditSaver {
     /// `DIR` as the user gave it, for the paths printed.
     let directory: String
     private let root: DirectoryHandle
+    /// One copy of each distinct body and chain (``SavedObjects``).
+    private let objects: SavedObjects
     /// Where each domain's body went (nil: no body, or it could not be written), in arrival
     /// order per domain name (a domain listed twice is saved twice), until its report is printed.
     private var outcomes: [String: [String?]] = [:]
@@ -54,6 +56,12 @@ final class AuditSaver {
             root = try DirectoryHandle(opening: directory)
         } catch let failure as DirectoryHandle.CannotOpen {
             throw CLIFailure(directory, "cannot save (--save): \(String(cString: strerror(failure.code)))")
+        }
+        do {
+            let base = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+            objects = try SavedObjects(in: root, path: base + "/" + SavedObjects.folderName)
+        } catch let failure as DirectoryHandle.CannotOpen {
+            throw CLIFailure(directory, "cannot save (--save): \(failure.description)")
         }
     }
 
@@ -141,7 +149,13 @@ final class AuditSaver {
         }
         let policy = OutputFile.Policy(durable: false)
         for file in files {
-            try OutputFile.write(file.data, in: folder, name: file.name, path: path(name, file.name), policy: policy)
+            if file.name == Self.headersName {
+                try OutputFile.write(
+                    file.data, in: folder, name: file.name, path: path(name, file.name), policy: policy)
+            } else {
+                // The body and the chain: what many domains share.
+                try objects.place(file.data, in: folder, name: file.name, shownAs: path(name, file.name))
+            }
         }
         // Files of an earlier run that this answer has not (a body no longer served) would be
         // taken for this run's: removed, if they are regular files.
