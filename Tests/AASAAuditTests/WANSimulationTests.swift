@@ -71,6 +71,16 @@ struct WANSimulationTests {
         #expect(page.signers > 0 && marks == page.signers, "\(marks) marks for \(page.signers) signers")
         // The first page of the table: 100 rows of the 2,000.
         #expect(page.load.dom.components(separatedBy: "<tr class=\"domain ").count - 1 == 100)
+        // The address's filter: exactly the legacy domains (the signed files, fewer than a page),
+        // and the first one's detail open, with its signature and signer.
+        let legacy = verdicts["legacy", default: 0]
+        #expect(legacy > 0 && legacy <= 100, "\(legacy)")
+        let rows = page.legacy.dom.components(separatedBy: "<tr class=\"domain ").dropFirst()
+        #expect(rows.count == legacy && rows.allSatisfy { $0.hasPrefix("verdict-legacy\"") }, "\(rows.count)")
+        #expect(page.legacy.dom.contains("data-matching=\"\(legacy)\""))
+        let detail = page.legacy.dom.components(separatedBy: "<tr class=\"detail-row\">").dropFirst().first ?? ""
+        #expect(detail.contains("<dt>signature</dt><dd>valid</dd>"), "\(detail.prefix(2000))")
+        #expect(detail.contains("<dt>signer</dt><dd>CN=*.example.com</dd>"), "\(detail.prefix(2000))")
     }
 
     @Test func scanKilledWithSIGKILLMidwayAndResumedReportsEveryDomainOnceWithItsVerdict() throws {

@@ -95,6 +95,9 @@ struct WANSimulationRun: Sendable {
         /// Distinct signers (by fingerprint) of the records.
         let signers: Int
         let load: HeadlessChromium.Load
+        /// The page filtered to the legacy domains (the signed files), the first one's detail open.
+        let legacy: HeadlessChromium.Load
+        let firstLegacy: String?
     }
 
     /// The run, made once for all tests (or why it could not be).
@@ -212,8 +215,12 @@ struct WANSimulationRun: Sendable {
         let page = results.deletingLastPathComponent().appendingPathComponent("report.html")
         try summary.stdout.write(to: page)
         var signers = Set<String>()
+        var legacy: [String] = []
         for line in try Data(contentsOf: results).split(separator: 0x0A) {
             let record = try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any]
+            if record?["verdict"] as? String == "legacy", let domain = record?["domain"] as? String {
+                legacy.append(domain)
+            }
             let signature = (record?["file"] as? [String: Any])?["signature"] as? [String: Any]
             if let fingerprint = (signature?["signer"] as? [String: Any])?["sha256Fingerprint"] as? String {
                 signers.insert(fingerprint)
@@ -222,9 +229,14 @@ struct WANSimulationRun: Sendable {
         let screenshot = Repository.root.appendingPathComponent(".build/fleet-report-wan-screenshot.png")
         _ = try HeadlessChromium.screenshot(page, to: screenshot)
         print("fleet report of the WAN simulation: \(summary.stdout.count) bytes; screenshot: \(screenshot.path)")
+        let first = legacy.min()
+        let fragment =
+            "verdict=legacy"
+            + (first.map { "&open=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0) } ?? "")
         return PageLoad(
             summarizeStatus: summary.status, summarizeStderr: summary.stderr, bytes: summary.stdout.count,
-            signers: signers.count, load: try HeadlessChromium.dumpDOM(page))
+            signers: signers.count, load: try HeadlessChromium.dumpDOM(page),
+            legacy: try HeadlessChromium.dumpDOM(page, fragment: fragment), firstLegacy: first)
     }
 
     /// The reports of a JSON Lines file; every line must be a whole report.
