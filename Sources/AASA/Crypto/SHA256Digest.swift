@@ -22,7 +22,7 @@ public enum SHA256Digest {
     static func fingerprint(_ bytes: [UInt8]) throws(AASAError) -> String { colonHex(try digest(bytes)) }
 
     /// The 32 bytes of the digest of `bytes`.
-    static func digest(_ bytes: [UInt8]) throws(AASAError) -> [UInt8] {
+    public static func digest(_ bytes: [UInt8]) throws(AASAError) -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: 32)
         let status = bytes.withUnsafeBufferPointer { input in
             digest.withUnsafeMutableBufferPointer { output in

@@ -115,15 +115,7 @@ public enum FleetPage {
 
     /// The CSP source of `text`: `sha256-` and its digest in base64.
     static func hashSource(_ text: String) throws -> String {
-        let hex = try SHA256Digest.hex(Array(text.utf8))
-        var bytes: [UInt8] = []
-        var index = hex.startIndex
-        while index < hex.endIndex {
-            let next = hex.index(index, offsetBy: 2)
-            bytes.append(UInt8(hex[index..<next], radix: 16) ?? 0)
-            index = next
-        }
-        return "sha256-" + Data(bytes).base64EncodedString()
+        "sha256-" + Data(try SHA256Digest.digest(Array(text.utf8))).base64EncodedString()
     }
 
     /// JSON that cannot end the script element it is in: `<`, `>` and `&` as `\u` escapes, and

@@ -58,8 +58,7 @@ final class AuditSaver {
             throw CLIFailure(directory, "cannot save (--save): \(String(cString: strerror(failure.code)))")
         }
         do {
-            let base = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
-            objects = try SavedObjects(in: root, path: base + "/" + SavedObjects.folderName)
+            objects = try SavedObjects(in: root, path: Self.joined(directory, [SavedObjects.folderName]))
         } catch let failure as DirectoryHandle.CannotOpen {
             throw CLIFailure(directory, "cannot save (--save): \(failure.description)")
         }
@@ -82,14 +81,16 @@ final class AuditSaver {
     /// when none is there, or the name is not one a save writes (a record is read, not trusted).
     static func savedFiles(of domain: String, in directory: String) -> [String]? {
         guard let name = directoryName(domain) else { return nil }
-        let base = (directory.hasSuffix("/") ? String(directory.dropLast()) : directory) + "/" + name
-        let files = [bodyName, headersName, chainName, metadataName].map { base + "/" + $0 }
+        let files = [bodyName, headersName, chainName, metadataName].map { joined(directory, [name, $0]) }
             .filter { FileManager.default.fileExists(atPath: $0) }
         return files.isEmpty ? nil : files
     }
 
     /// `DIR/name`, as printed and used in the next steps.
-    func path(_ names: String...) -> String {
+    func path(_ names: String...) -> String { Self.joined(directory, names) }
+
+    /// `directory` (as given, a trailing `/` dropped) and `names`, joined with `/`.
+    private static func joined(_ directory: String, _ names: [String]) -> String {
         ([directory.hasSuffix("/") ? String(directory.dropLast()) : directory] + names).joined(separator: "/")
     }
 

@@ -21,6 +21,8 @@ final class SavedObjects {
     /// `DIR/.objects`, for messages.
     private let path: String
     private var temporaries = 0
+    /// Objects written or checked in this run: not read again for every domain that shares them.
+    private var known: Set<String> = []
 
     init(in root: DirectoryHandle, path: String) throws {
         folder = try root.child(Self.folderName, creating: true)
@@ -31,14 +33,18 @@ final class SavedObjects {
     func place(_ data: Data, in directory: DirectoryHandle, name: String, shownAs: String) throws {
         let policy = OutputFile.Policy(durable: false)
         let existing = directory.entry(name)
+        // Not a regular file there: OutputFile refuses it with its own message. (The digest
+        // cannot fail but for OpenSSL's allocation; the file is then written as a copy.)
         guard existing.map({ ($0.st_mode & S_IFMT) == S_IFREG }) ?? true,
             let object = try? SHA256Digest.hex([UInt8](data))
         else {
-            // Not a regular file there: OutputFile refuses it with its own message.
             return try OutputFile.write(data, in: directory, name: name, path: shownAs, policy: policy)
         }
-        if !holds(object, data) {
-            try OutputFile.write(data, in: folder, name: object, path: path + "/" + object, policy: policy)
+        if !known.contains(object) {
+            if !holds(object, data) {
+                try OutputFile.write(data, in: folder, name: object, path: path + "/" + object, policy: policy)
+            }
+            known.insert(object)
         }
         temporaries += 1
         let temporary = ".\(name).aasa-link-\(getpid())-\(temporaries)"

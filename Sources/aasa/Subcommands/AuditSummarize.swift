@@ -239,8 +239,12 @@ extension AASACommand.Audit.Summarize {
                         .init(rule: $0.rule, severity: $0.severity, message: "", url: nil)
                     })
             if let saved { detail.saved = AuditSaver.savedFiles(of: detail.domain, in: saved) }
-            // Encoding fails only on a number JSON cannot hold, which a detail has none of.
-            if let entry = try? FleetPage.Entry(detail) { byDomain[record.domain.lowercased()] = entry }
+            do {
+                byDomain[record.domain.lowercased()] = try FleetPage.Entry(detail)
+            } catch {
+                // JSON encoding fails only on a number it cannot hold, which a detail has none of.
+                Diagnostics.emit(record.domain, .warning, "left out of the HTML page: \(error)")
+            }
         }
     }
 }
