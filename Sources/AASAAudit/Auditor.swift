@@ -24,6 +24,8 @@ public final class Auditor: Sendable {
     public static let paths = ["/.well-known/apple-app-site-association", "/apple-app-site-association"]
 
     public let configuration: AuditConfiguration
+    /// What every report records of ``configuration`` (``DomainReport/settings``).
+    public let settings: AuditSettings
     private let group: MultiThreadedEventLoopGroup
     private let threadPool: NIOThreadPool
     private let fetcher: HTTPSFetcher
@@ -51,6 +53,7 @@ public final class Auditor: Sendable {
     ///   the descriptors the event loops need are not free (the open-file limit).
     public init(configuration: AuditConfiguration) throws {
         self.configuration = configuration
+        settings = configuration.settings()
         let trust: TrustStore
         do {
             trust = try TrustStore(configuration.trust)
@@ -111,6 +114,7 @@ public final class Auditor: Sendable {
         let checkTime = configuration.checkTime
         let verifier = signatureVerifier
         let captures = configuration.capturesResponse
+        let settings = self.settings
         let cdnFetch = cdnBase.map { base in
             let target = base.url(for: domain)
             return route(host: target.host, port: target.port, cdn: true, on: eventLoop).flatMap { route in
@@ -132,6 +136,7 @@ public final class Auditor: Sendable {
                     startedAt: startedAt,
                     durationMs: (Double((NIODeadline.now() - clock).nanoseconds) / 1e5).rounded() / 10)
                 if captures { report.captured = analysis.captured() }
+                report.settings = settings
                 return report
             }
         }.flatMapErrorThrowing { error in
@@ -143,7 +148,7 @@ public final class Auditor: Sendable {
                 diagnostics: [
                     AuditDiagnostic(HostingRules.connectionFailed, "the audit was stopped: \(error)", url: nil)
                 ],
-                startedAt: startedAt, durationMs: 0)
+                startedAt: startedAt, durationMs: 0, settings: settings)
         }
     }
 
@@ -223,6 +228,6 @@ public final class Auditor: Sendable {
             ?? DomainReport(
                 domain: domain.description, host: domain.host, port: domain.port, verdict: .broken, file: nil,
                 paths: [],
-                tls: nil, cdn: nil, diagnostics: [], startedAt: Date(), durationMs: 0)
+                tls: nil, cdn: nil, diagnostics: [], startedAt: Date(), durationMs: 0, settings: settings)
     }
 }

@@ -40,6 +40,11 @@ struct AuditJSONSchemaTests {
                 for report in reports {
                     #expect(report["schemaVersion"] as? Int == 1)
                     #expect(report["aasaVersion"] is String)
+                    // How the run audited: the CA file of the options, no system roots, --cdn.
+                    let settings = try #require(report["settings"] as? [String: Any], "\(report)")
+                    #expect(settings["cdn"] as? Bool == run.extra.contains("--cdn"), "\(settings)")
+                    #expect(settings["systemRoots"] as? Bool == false && settings["extraAnchors"] as? Int == 1)
+                    #expect(settings["proxy"] as? Bool == false && settings["checkTime"] is NSNull, "\(settings)")
                 }
             }
         }

@@ -30,6 +30,9 @@ struct AuditSelectionTests {
             let items = ((domain["file"] as? [String: Any])?["items"] as? [[String: Any]]) ?? []
             #expect(!items.contains { $0["rule"] as? String == "served-at-root-only" })
             #expect(domain["verdict"] as? String == "legacy")
+            // The record says which rules were left out.
+            let settings = try #require(domain["settings"] as? [String: Any])
+            #expect(settings["disabledRules"] as? [String] == ["served-at-root-only"], "\(settings)")
         }
     }
 
@@ -40,6 +43,8 @@ struct AuditSelectionTests {
             #expect(result.status == 1, "\(result)")
             let domain = try #require((try result.jsonObject()["domains"] as? [[String: Any]])?.first)
             #expect(domain["verdict"] as? String == "broken")
+            let settings = try #require(domain["settings"] as? [String: Any])
+            #expect(settings["ruleSeverities"] as? [String: String] == ["signed-file": "error"], "\(settings)")
             let signed = (domain["diagnostics"] as? [[String: Any]])?.first { $0["rule"] as? String == "signed-file" }
             #expect(signed?["severity"] as? String == "error")
         }

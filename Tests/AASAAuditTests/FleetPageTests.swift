@@ -154,6 +154,28 @@ extension Fixtures {
                 #expect(rows.count == broken && rows.allSatisfy { $0 == "broken" }, "\(rows)")
                 #expect(filtered.dom.contains("data-matching=\"\(broken)\""))
 
+                // The signers' link to the table (`#signer=`, percent-encoded as the page writes
+                // it): exactly the rows of the signer that signs for most domains.
+                var bySigner: [String: Int] = [:]
+                for record in records {
+                    let signature = (record["file"] as? [String: Any])?["signature"] as? [String: Any]
+                    if let subject = (signature?["signer"] as? [String: Any])?["subject"] as? String {
+                        bySigner[subject, default: 0] += 1
+                    }
+                }
+                let (subject, count) = try #require(bySigner.max { $0.value < $1.value })
+                let encoded = try #require(subject.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+                let signed = try HeadlessChromium.dumpDOM(page, fragment: "signer=\(encoded)")
+                let signedRows = try Self.captures(#"<tr class="domain verdict-([a-z-]+)""#, in: signed.dom)
+                #expect(signedRows.count == count, "\(subject): \(signedRows)")
+                #expect(signed.dom.contains("data-matching=\"\(count)\""), "\(subject)")
+
+                // The headline says how the audit ran.
+                #expect(
+                    load.dom.contains(
+                        "Settings: <code>trust: 1 extra anchor only (--no-system-roots)</code>, "
+                            + "<code>--timeout 10 s</code>, <code>--retries 2</code>."), "\(load.dom.prefix(2000))")
+
                 // A screenshot for a person to look at, kept beside the build (its path in the log).
                 let screenshot = Repository.root.appendingPathComponent(".build/fleet-report-screenshot.png")
                 let shot = try HeadlessChromium.screenshot(page, to: screenshot)

@@ -19,7 +19,7 @@ import Testing
     /// reads, and a few it ignores).
     static func record(
         _ domain: String, _ verdict: String, findings: [(rule: String, severity: String)] = [], signer: Signer? = nil,
-        schemaVersion: Int = 1
+        schemaVersion: Int = 1, settings: [String: Any]? = nil
     ) throws -> String {
         var file: Any = NSNull()
         if let signer {
@@ -34,7 +34,7 @@ import Testing
                 "signature": ["valid": true, "verdict": "valid", "identity": "unknown", "signer": certificate],
             ]
         }
-        let object: [String: Any] = [
+        var object: [String: Any] = [
             "schemaVersion": schemaVersion, "aasaVersion": "0.2.0", "domain": domain, "host": domain, "port": 443,
             "verdict": verdict, "file": file, "paths": [], "tls": NSNull(), "cdn": NSNull(),
             "diagnostics": findings.map {
@@ -45,6 +45,7 @@ import Testing
             },
             "startedAt": "2026-01-01T00:00:00Z", "durationMs": 1,
         ]
+        if let settings { object["settings"] = settings }
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         return String(decoding: data, as: UTF8.self)
     }
@@ -189,6 +190,64 @@ import Testing
             ] {
                 #expect(page.contains(text), "no \(text) in the page")
             }
+        }
+    }
+
+    /// The settings of a record as `aasa audit` writes them, with `changes` applied.
+    static func settings(_ changes: [String: Any] = [:]) -> [String: Any] {
+        var settings: [String: Any] = [
+            "checkTime": NSNull(), "historical": false, "cdn": false, "systemRoots": true, "extraAnchors": 0,
+            "proxy": false, "timeoutSeconds": 10, "retries": 2, "maximumBodyBytes": 135_168, "rate": NSNull(),
+            "maximumPerAddress": NSNull(), "disabledRules": [String](), "ruleSeverities": [String: String](),
+        ]
+        settings.merge(changes) { $1 }
+        return settings
+    }
+
+    @Test("the page's headline gives the settings of the run, or of each run when shards were audited differently")
+    func htmlHeadlineGivesTheSettings() throws {
+        let legacy = Self.settings([
+            "checkTime": "2015-09-15T00:00:00Z", "historical": true, "systemRoots": false, "extraAnchors": 1,
+        ])
+        let cdn = Self.settings([
+            "cdn": true, "proxy": true, "timeoutSeconds": 2.5, "rate": 50, "maximumPerAddress": 4,
+            "disabledRules": ["served-at-root-only"], "ruleSeverities": ["content-type": "warning"],
+        ])
+        let legacyWords =
+            "<code>--at 2015-09-15T00:00:00Z</code>, <code>--historical</code>, "
+            + "<code>trust: 1 extra anchor only (--no-system-roots)</code>, <code>--timeout 10 s</code>, "
+            + "<code>--retries 2</code>"
+        try withTemporaryDirectory { directory in
+            // One run: one line.
+            let one = try ["a", "b"].map { try Self.record("\($0).example.com", "current", settings: legacy) }
+            try Data(one.joined(separator: "\n").utf8).write(to: directory.child("one.jsonl"))
+            let single = CLI.run(["audit", "summarize", "one.jsonl", "--format", "html"], in: directory)
+            #expect(single.status == 0, "\(single)")
+            #expect(single.stdoutText.contains("<p id=\"settings\">Settings: \(legacyWords).</p>"), "\(single)")
+
+            // Shards of different runs, and a record of aasa 0.2.0 that says nothing of its settings.
+            let mixed = [
+                try Self.record("a.example.com", "current", settings: legacy),
+                try Self.record("b.example.com", "current", settings: legacy),
+                try Self.record("c.example.com", "current", settings: cdn),
+                try Self.record("d.example.com", "current"),
+            ]
+            try Data(mixed.joined(separator: "\n").utf8).write(to: directory.child("mixed.jsonl"))
+            let result = CLI.run(["audit", "summarize", "mixed.jsonl", "--format", "html"], in: directory)
+            #expect(result.status == 0, "\(result)")
+            let page = result.stdoutText
+            for text in [
+                "<p id=\"settings\">The records were audited with 2 different settings: 1 record does not say how (aasa 0.2.0 and earlier).</p>",
+                "<li>2 domains: \(legacyWords)</li>",
+                "<li>1 domain: <code>--cdn</code>, <code>trust: the system roots</code>, <code>through a proxy</code>, "
+                    + "<code>--timeout 2.5 s</code>, <code>--retries 2</code>, <code>--rate 50</code>, "
+                    + "<code>--max-per-address 4</code>, <code>--disable served-at-root-only</code>, "
+                    + "<code>--severity content-type=warning</code></li>",
+            ] {
+                #expect(page.contains(text), "no \(text) in \(page.prefix(3000))")
+            }
+            // Given once in the headline, not in each domain's entry of the data block.
+            #expect(!page.contains("\"settings\":") && !page.contains("\"historical\""))
         }
     }
 

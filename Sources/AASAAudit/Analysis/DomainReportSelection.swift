@@ -4,11 +4,12 @@ extension DomainReport {
     /// The report with `selection` applied (`aasa audit --disable`, `--severity`, the
     /// configuration): the disabled rules' findings and the file's items for them left out, the
     /// others at their selected severity (most serious first again), and the verdict from what
-    /// is left; a domain that was not audited stays so. Also returns how many findings were
-    /// dropped.
+    /// is left; a domain that was not audited stays so; the report's settings record the
+    /// selection. Also returns how many findings were dropped.
     public func selecting(_ selection: RuleSelection) -> (report: DomainReport, suppressed: Int) {
         guard !selection.isEverything else { return (self, 0) }
         var report = self
+        report.settings?.record(selection)
         var kept: [AuditDiagnostic] = []
         for var diagnostic in diagnostics where !selection.disabled.contains(diagnostic.rule) {
             if let severity = selection.severities[diagnostic.rule] { diagnostic.severity = severity }

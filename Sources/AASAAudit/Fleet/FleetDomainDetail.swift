@@ -21,14 +21,21 @@ public struct FleetDomainDetail: Codable, Sendable, Equatable {
     /// Links to what `aasa audit --save` kept of the domain (summarize's `--saved DIR`), as
     /// paths from where the page is opened.
     public var saved: [String]?
+    /// The settings of the run that audited the domain (nil in records of aasa 0.2.0 and
+    /// earlier). The page's headline gives them once; they are not in each domain's entry.
+    public var settings: AuditSettings?
+
+    enum CodingKeys: String, CodingKey {
+        case domain, verdict, paths, tls, file, findings, startedAt, auditedBy, saved
+    }
 
     public init(
         domain: String, verdict: AuditVerdict, paths: [Path], tls: TLS?, file: File?, findings: [Finding],
-        startedAt: Date? = nil, auditedBy: String? = nil
+        startedAt: Date? = nil, auditedBy: String? = nil, settings: AuditSettings? = nil
     ) {
         (self.domain, self.verdict, self.paths, self.tls, self.file, self.findings) =
             (domain, verdict, paths, tls, file, findings)
-        (self.startedAt, self.auditedBy) = (startedAt, auditedBy)
+        (self.startedAt, self.auditedBy, self.settings) = (startedAt, auditedBy, settings)
     }
 
     public struct Path: Codable, Sendable, Equatable {
@@ -109,6 +116,7 @@ extension FleetDomainDetail {
         /// Read as text: a time this reader cannot parse leaves the domain in the report.
         let startedAt: String?
         let aasaVersion: String?
+        let settings: AuditSettings?
 
         struct Fetch: Decodable {
             let url: String
@@ -179,7 +187,8 @@ extension FleetDomainDetail {
                 },
                 findings: diagnostics.map {
                     Finding(rule: $0.rule, severity: $0.severity, message: $0.message ?? "", url: $0.url.map(shortened))
-                }, startedAt: startedAt.flatMap { try? Date($0, strategy: .iso8601) }, auditedBy: aasaVersion)
+                }, startedAt: startedAt.flatMap { try? Date($0, strategy: .iso8601) }, auditedBy: aasaVersion,
+                settings: settings)
         }
     }
 }

@@ -33,6 +33,7 @@ public enum FleetPage {
         let signer: SignerKey?
         let startedAt: Date?
         let auditedBy: String?
+        let settings: AuditSettings?
         /// The domain's JSON in the page's data block.
         let json: Data
 
@@ -43,6 +44,7 @@ public enum FleetPage {
             }
             startedAt = detail.startedAt
             auditedBy = detail.auditedBy
+            settings = detail.settings
             json = FleetPage.escapedForScript(try FleetPage.encoder.encode(detail))
         }
     }
@@ -181,9 +183,43 @@ public enum FleetPage {
             \(duplicates(report.duplicates)).
             \(audited) Signers judged at \(InternetDateTime.string(from: report.at)); this page written by aasa \
             \(ReportText.xml(context.version))\(files.isEmpty ? "" : " from \(files)").</p>
+            \(settings(entries))
             </header>
 
             """
+    }
+
+    /// The most distinct settings the headline lists before it counts the rest.
+    static let settingsListed = 5
+
+    /// How the records were audited (``AuditSettings/summary``), for the headline: one line when
+    /// every record has the same settings, else each set of settings with its domains.
+    private static func settings(_ entries: [Entry]) -> String {
+        var counts: [AuditSettings: Int] = [:]
+        var unrecorded = 0
+        for entry in entries {
+            if let settings = entry.settings { counts[settings, default: 0] += 1 } else { unrecorded += 1 }
+        }
+        let untold = unrecorded == 0 ? "" : " \(unrecorded) record\(unrecorded == 1 ? " does" : "s do") not say how (aasa 0.2.0 and earlier)."
+        func words(_ settings: AuditSettings) -> String {
+            settings.summary.map { "<code>\(ReportText.xml($0))</code>" }.joined(separator: ", ")
+        }
+        switch counts.count {
+        case 0:
+            return entries.isEmpty ? "" : "<p id=\"settings\">Settings:\(untold)</p>"
+        case 1:
+            return "<p id=\"settings\">Settings: \(words(counts.keys.first!)).\(untold)</p>"
+        default:
+            let sorted = counts.sorted { $0.value != $1.value ? $0.value > $1.value : words($0.key) < words($1.key) }
+            var items = sorted.prefix(settingsListed).map { settings, count in
+                "<li>\(count) domain\(count == 1 ? "" : "s"): \(words(settings))</li>"
+            }
+            if sorted.count > settingsListed {
+                let rest = sorted.dropFirst(settingsListed).reduce(0) { $0 + $1.value }
+                items.append("<li>\(rest) domain\(rest == 1 ? "" : "s") audited with \(sorted.count - settingsListed) other settings</li>")
+            }
+            return "<p id=\"settings\">The records were audited with \(counts.count) different settings:\(untold)</p>\n<ul class=\"settings\">\(items.joined())</ul>"
+        }
     }
 
     /// What the merge of shards did, for the headline: "" when no record replaced another.

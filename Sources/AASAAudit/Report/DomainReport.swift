@@ -32,6 +32,9 @@ public struct DomainReport: Sendable, Encodable {
     /// What the domain served, with ``AuditConfiguration/capturesResponse`` (nil otherwise):
     /// never encoded, so that a caller can save it and let it go with the report.
     public var captured: CapturedResponse? = nil
+    /// The settings of the run (``AuditConfiguration/settings()``, with the rule selection); ``Auditor``
+    /// sets them on every report.
+    public var settings: AuditSettings? = nil
 
     /// The most serious severity among the findings.
     public var highestSeverity: Severity? { diagnostics.map(\.severity).max() }
@@ -40,7 +43,7 @@ public struct DomainReport: Sendable, Encodable {
     public func count(_ severity: Severity) -> Int { diagnostics.filter { $0.severity == severity }.count }
 
     enum CodingKeys: String, CodingKey {
-        case domain, host, port, verdict, file, paths, tls, cdn, diagnostics, startedAt, durationMs
+        case domain, host, port, verdict, file, paths, tls, cdn, diagnostics, startedAt, durationMs, settings
     }
 
     /// Every key, with an explicit null for what is missing.
@@ -57,6 +60,7 @@ public struct DomainReport: Sendable, Encodable {
         try container.encode(diagnostics, forKey: .diagnostics)
         try container.encode(startedAt, forKey: .startedAt)
         try container.encode(durationMs, forKey: .durationMs)
+        try container.encode(settings, forKey: .settings)
     }
 }
 
