@@ -31,7 +31,7 @@ extension Fixtures {
             domain: "x.example", verdict: .broken, paths: [], tls: nil, file: nil,
             findings: [
                 .init(
-                    rule: "invalid-app-id", severity: .error, message: "</script><!-- \u{2028}&\u{202E}\u{9B}", url: nil
+                    rule: "invalid-app-id", severity: .error, message: "</script><!-- \u{2028}&\u{202E}\u{9B} é 😀 \u{FEFF}", url: nil
                 )
             ])
         let block = String(decoding: try FleetPage.Entry(domain).json, as: UTF8.self)
@@ -41,7 +41,7 @@ extension Fixtures {
             "a control or bidi character raw in the block")
         let decoded = try JSONSerialization.jsonObject(with: Data(block.utf8)) as? [String: Any]
         let findings = decoded?["findings"] as? [[String: Any]]
-        #expect(findings?.first?["message"] as? String == "</script><!-- \u{2028}&\u{202E}\u{9B}")
+        #expect(findings?.first?["message"] as? String == "</script><!-- \u{2028}&\u{202E}\u{9B} é 😀 \u{FEFF}")
 
         let report = FleetSummary().report(at: Date(timeIntervalSince1970: 1_800_000_000))
         let page = try FleetPage.html(report: report, domains: [], context: .init(version: "9.9.9"))

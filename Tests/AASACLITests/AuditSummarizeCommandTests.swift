@@ -251,6 +251,29 @@ import Testing
         }
     }
 
+    @Test("a record whose detail the page cannot read is still a row of the page, with its verdict and rules")
+    func unreadableDetailIsStillARow() throws {
+        try withTemporaryDirectory { directory in
+            let good = try Self.record("a.example.com", "current")
+            // `paths` of another type than the schema's: the summary reads the record, the page's detail cannot.
+            let odd = try Self.record("b.example.com", "broken", findings: [("no-file", "error")])
+                .replacingOccurrences(of: #""paths":[]"#, with: #""paths":"not a list""#)
+            #expect(odd.contains(#""paths":"not a list""#))
+            try Data([good, odd].joined(separator: "\n").utf8).write(to: directory.child("r.jsonl"))
+            let result = CLI.run(["audit", "summarize", "r.jsonl", "--format", "html"], in: directory)
+            #expect(result.status == 0 && result.stderrLines.isEmpty, "\(result)")
+            let page = result.stdoutText
+            let data = try #require(page.range(of: "<script type=\"application/json\" id=\"aasa-data\">"))
+            let end = try #require(page.range(of: "</script>", range: data.upperBound..<page.endIndex))
+            let json = try JSONSerialization.jsonObject(with: Data(page[data.upperBound..<end.lowerBound].utf8))
+            let domains = try #require((json as? [String: Any])?["domains"] as? [[String: Any]])
+            #expect(domains.count == 2)
+            let row = try #require(domains.first { $0["domain"] as? String == "b.example.com" })
+            #expect(row["verdict"] as? String == "broken" && (row["paths"] as? [Any])?.isEmpty == true, "\(row)")
+            #expect((row["findings"] as? [[String: Any]])?.first?["rule"] as? String == "no-file", "\(row)")
+        }
+    }
+
     /// The rows of ``shards(in:)``: b.example.com as its second record says (legacy, the new signer).
     static let expectedCSVRows = [
         "a.example.com,current,0,0,0,,,,,,",

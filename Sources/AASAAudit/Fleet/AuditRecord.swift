@@ -107,8 +107,16 @@ public struct AuditRecord: Decodable, Sendable {
     /// reason it is not one. The one reader of an audit line: `audit summarize` and
     /// `audit --resume` both read lines with it.
     public static func parse(_ line: Data, decoder: JSONDecoder) -> Result<AuditRecord, Problem> {
+        decodeLine(AuditRecord.self, line, decoder: decoder)
+    }
+
+    /// `line` decoded as `type`, which decodes an ``AuditRecord`` first: a line that is not a
+    /// record fails with the reason.
+    static func decodeLine<Line: Decodable>(
+        _ type: Line.Type, _ line: Data, decoder: JSONDecoder
+    ) -> Result<Line, Problem> {
         do {
-            return .success(try decoder.decode(AuditRecord.self, from: line))
+            return .success(try decoder.decode(type, from: line))
         } catch let problem as Problem {
             return .failure(problem)
         } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {

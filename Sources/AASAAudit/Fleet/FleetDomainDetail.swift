@@ -99,10 +99,25 @@ public struct FleetDomainDetail: Codable, Sendable, Equatable {
 }
 
 extension FleetDomainDetail {
-    /// The detail of one audit record line; nil when the line is not such a record (the
-    /// summary's reader, ``AuditRecord/parse(_:decoder:)``, says why).
-    public static func parse(_ line: Data, decoder: JSONDecoder) -> FleetDomainDetail? {
-        (try? decoder.decode(RecordLine.self, from: line))?.detail
+    /// One audit record line read once for both the summary and the page: the record (or why
+    /// the line is not one, as ``AuditRecord/parse(_:decoder:)-(Data,_)`` says), and its detail,
+    /// nil when the page cannot read it (a key of another type than the schema's): such a
+    /// record is still a row, from its record.
+    public static func parse(
+        _ line: Data, decoder: JSONDecoder
+    ) -> Result<(record: AuditRecord, detail: FleetDomainDetail?), AuditRecord.Problem> {
+        AuditRecord.decodeLine(RecordAndDetail.self, line, decoder: decoder).map { ($0.record, $0.detail) }
+    }
+
+    /// Both readings of one line, from the one JSON tree the decoder parses.
+    private struct RecordAndDetail: Decodable {
+        let record: AuditRecord
+        let detail: FleetDomainDetail?
+
+        init(from decoder: any Decoder) throws {
+            record = try AuditRecord(from: decoder)
+            detail = (try? RecordLine(from: decoder))?.detail
+        }
     }
 
     /// The record's keys the page uses, decoded as the schema writes them.

@@ -122,41 +122,47 @@ public enum FleetPage {
 
     /// JSON that cannot end the script element it is in: `<`, `>` and `&` as `\u` escapes, and
     /// so are controls, bidi characters and U+2028/U+2029 (line terminators in older
-    /// JavaScript), so that none is raw anywhere in the page. Byte by byte: ASCII is copied but
-    /// for the three, and a multi-byte character is decoded only to ask whether it is hidden.
+    /// JavaScript), so that none is raw anywhere in the page. Runs of bytes that need nothing are
+    /// copied at once; a multi-byte character is decoded only to ask whether it is hidden.
     static func escapedForScript(_ json: Data) -> Data {
-        var escaped = Data()
-        escaped.reserveCapacity(json.count + json.count / 16)
-        func escape(_ value: UInt32) {
-            let hex = Array(String(value, radix: 16).utf8)
-            escaped.append(
-                contentsOf: Array("\\u".utf8) + Array(repeating: UInt8(ascii: "0"), count: 4 - hex.count) + hex)
-        }
-        let bytes = [UInt8](json)
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte < 0x80 {
-                switch byte {
-                case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"): escape(UInt32(byte))
-                case 0x00...0x1F, 0x7F: escape(UInt32(byte))
-                default: escaped.append(byte)
+        json.withUnsafeBytes { input -> Data in
+            var output = [UInt8]()
+            output.reserveCapacity(input.count + input.count / 16)
+            let hexDigits = Array("0123456789abcdef".utf8)
+            var copied = 0  // input before this is in output
+            func copy(upTo end: Int) {
+                if end > copied { output.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[copied..<end])) }
+            }
+            func escape(_ value: UInt32, replacing range: Range<Int>) {
+                copy(upTo: range.lowerBound)
+                output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u")])
+                for shift in stride(from: 12, through: 0, by: -4) { output.append(hexDigits[Int(value >> UInt32(shift)) & 0xF]) }
+                copied = range.upperBound
+            }
+            var index = 0
+            while index < input.count {
+                let byte = input[index]
+                if byte < 0x80 {
+                    switch byte {
+                    case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"), 0x00...0x1F, 0x7F:
+                        escape(UInt32(byte), replacing: index..<index + 1)
+                    default: break
+                    }
+                    index += 1
+                    continue
                 }
-                index += 1
-                continue
+                let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
+                let end = min(index + length, input.count)
+                var decoder = UTF8()
+                var iterator = input[index..<end].makeIterator()
+                if case .scalarValue(let scalar) = decoder.decode(&iterator), TerminalText.isControl(scalar) {
+                    escape(scalar.value, replacing: index..<end)
+                }
+                index = end
             }
-            let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
-            let end = min(index + length, bytes.count)
-            var decoder = UTF8()
-            var iterator = bytes[index..<end].makeIterator()
-            if case .scalarValue(let scalar) = decoder.decode(&iterator), TerminalText.isControl(scalar) {
-                escape(scalar.value)
-            } else {
-                escaped.append(contentsOf: bytes[index..<end])
-            }
-            index = end
+            copy(upTo: input.count)
+            return Data(output)
         }
-        return escaped
     }
 
     /// The next step of each rule of the report that has one.

@@ -195,11 +195,20 @@ extension AASACommand.Audit {
                 let problem: String
                 if truncated {
                     problem = "a line longer than \(maximumLineLength / 1024 / 1024) MiB is no audit record"
+                } else if entries != nil {
+                    // The page's detail from the same reading of the line.
+                    switch FleetDomainDetail.parse(Data(utf8: line), decoder: decoder) {
+                    case .success(let (record, detail)):
+                        summary.add(record)
+                        entries?.add(record, detail: detail)
+                        file.records += 1
+                        continue
+                    case .failure(let failure): problem = failure.description
+                    }
                 } else {
                     switch AuditRecord.parse(line, decoder: decoder) {
                     case .success(let record):
                         summary.add(record)
-                        entries?.add(line, record: record, decoder: decoder)
                         file.records += 1
                         continue
                     case .failure(let failure): problem = failure.description
@@ -227,12 +236,11 @@ extension AASACommand.Audit.Summarize {
 
         init(saved: String?) { self.saved = saved }
 
-        /// Adds the entry of `line`, whose record is `record`. A record whose detail the page
-        /// cannot read (a key of another type than the schema's) is still a row: its domain,
-        /// verdict and findings' rules, from `record`.
-        mutating func add(_ line: String, record: AuditRecord, decoder: JSONDecoder) {
+        /// Adds the entry of `record`, with its `detail`. A record whose detail the page could
+        /// not read (nil) is still a row: its domain, verdict and findings' rules.
+        mutating func add(_ record: AuditRecord, detail: FleetDomainDetail?) {
             var detail =
-                FleetDomainDetail.parse(Data(utf8: line), decoder: decoder)
+                detail
                 ?? FleetDomainDetail(
                     domain: record.domain, verdict: record.verdict, paths: [], tls: nil, file: nil,
                     findings: record.diagnostics.map {
