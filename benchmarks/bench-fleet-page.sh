@@ -39,6 +39,10 @@ def effect(apps):
 def finding(rule, severity, message, url=None):
     return {"rule": rule, "severity": severity, "message": message,
             "location": {"path": "$", "line": None, "column": None}, "url": url}
+# How the run audited, as `aasa audit --concurrency 1000` records it (the same on every line).
+settings = {"checkTime": None, "historical": False, "cdn": False, "systemRoots": True, "extraAnchors": 0,
+            "proxy": False, "timeoutSeconds": 10, "retries": 2, "maximumBodyBytes": 135168, "rate": None,
+            "maximumPerAddress": None, "disabledRules": [], "ruleSeverities": {}}
 with open(out, "w") as f:
     for i in range(count):
         d = "host-%06d.example.com" % i
@@ -85,7 +89,8 @@ with open(out, "w") as f:
             diags = [finding("connection-failed", "error", "cannot connect: connection refused", wk)]
         f.write(json.dumps({"schemaVersion": 1, "aasaVersion": "0.2.0", "domain": d, "host": d, "port": 443,
                             "verdict": verdict, "file": file, "paths": paths, "tls": tls, "cdn": None,
-                            "diagnostics": diags, "startedAt": "2026-11-28T06:00:00Z", "durationMs": 80},
+                            "diagnostics": diags, "startedAt": "2026-11-28T06:00:00Z", "durationMs": 80,
+                            "settings": settings},
                            separators=(",", ":")) + "\n")
 PY
 
