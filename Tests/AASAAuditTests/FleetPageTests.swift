@@ -31,7 +31,8 @@ extension Fixtures {
             domain: "x.example", verdict: .broken, paths: [], tls: nil, file: nil,
             findings: [
                 .init(
-                    rule: "invalid-app-id", severity: .error, message: "</script><!-- \u{2028}&\u{202E}\u{9B} é 😀 \u{FEFF}", url: nil
+                    rule: "invalid-app-id", severity: .error,
+                    message: "</script><!-- \u{2028}&\u{202E}\u{9B} é 😀 \u{FEFF}", url: nil
                 )
             ])
         let block = String(decoding: try FleetPage.Entry(domain).json, as: UTF8.self)

@@ -136,7 +136,9 @@ public enum FleetPage {
             func escape(_ value: UInt32, replacing range: Range<Int>) {
                 copy(upTo: range.lowerBound)
                 output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u")])
-                for shift in stride(from: 12, through: 0, by: -4) { output.append(hexDigits[Int(value >> UInt32(shift)) & 0xF]) }
+                for shift in stride(from: 12, through: 0, by: -4) {
+                    output.append(hexDigits[Int(value >> UInt32(shift)) & 0xF])
+                }
                 copied = range.upperBound
             }
             var index = 0
@@ -206,7 +208,9 @@ public enum FleetPage {
         for entry in entries {
             if let settings = entry.settings { counts[settings, default: 0] += 1 } else { unrecorded += 1 }
         }
-        let untold = unrecorded == 0 ? "" : " \(unrecorded) record\(unrecorded == 1 ? " does" : "s do") not say how (aasa 0.2.0 and earlier)."
+        let untold =
+            unrecorded == 0
+            ? "" : " \(unrecorded) record\(unrecorded == 1 ? " does" : "s do") not say how (aasa 0.2.0 and earlier)."
         func words(_ settings: AuditSettings) -> String {
             settings.summary.map { "<code>\(ReportText.xml($0))</code>" }.joined(separator: ", ")
         }
@@ -222,9 +226,12 @@ public enum FleetPage {
             }
             if sorted.count > settingsListed {
                 let rest = sorted.dropFirst(settingsListed).reduce(0) { $0 + $1.value }
-                items.append("<li>\(rest) domain\(rest == 1 ? "" : "s") audited with \(sorted.count - settingsListed) other settings</li>")
+                items.append(
+                    "<li>\(rest) domain\(rest == 1 ? "" : "s") audited with \(sorted.count - settingsListed) other settings</li>"
+                )
             }
-            return "<p id=\"settings\">The records were audited with \(counts.count) different settings:\(untold)</p>\n<ul class=\"settings\">\(items.joined())</ul>"
+            return
+                "<p id=\"settings\">The records were audited with \(counts.count) different settings:\(untold)</p>\n<ul class=\"settings\">\(items.joined())</ul>"
         }
     }
 
