@@ -99,10 +99,17 @@ let package = Package(
             name: "AASACLITests",
             dependencies: ["aasa", "AASA", "AASATestSupport"]
         ),
-        // Against a real nginx on 127.0.0.1 (started by the tests) with the certs/ PKI.
+        // Against a real nginx on 127.0.0.1 (started by the tests) with the certs/ PKI; the
+        // fetch's handler on SwiftNIO's EmbeddedChannel, without a socket.
         .testTarget(
             name: "AASAAuditTests",
-            dependencies: ["AASAAudit", "AASAReports", "AASA", "aasa", "AASATestSupport"]
+            dependencies: [
+                "AASAAudit", "AASAReports", "AASA", "aasa", "AASATestSupport",
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Audit"])),
+                .product(name: "NIOEmbedded", package: "swift-nio", condition: .when(traits: ["Audit"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Audit"])),
+                .product(name: "NIOTLS", package: "swift-nio", condition: .when(traits: ["Audit"])),
+            ]
         ),
     ]
 )
