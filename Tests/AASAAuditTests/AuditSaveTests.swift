@@ -73,6 +73,31 @@ struct AuditSaveTests {
                 #expect(!FileManager.default.fileExists(atPath: file(.missing, "apple-app-site-association").path))
                 let missing = try String(contentsOf: file(.missing, "headers.txt"), encoding: .utf8)
                 #expect(missing.hasPrefix("HTTP/1.1 404 Not Found\n"), "\(missing)")
+
+                // What each path answered, whatever it was: signed-root's .well-known is nginx's
+                // 404 page, its root the signed file (the same object as the file iOS uses).
+                let wellKnown = try String(contentsOf: file(.signedRoot, "well-known.headers.txt"), encoding: .utf8)
+                #expect(wellKnown.hasPrefix("HTTP/1.1 404 Not Found\n"), "\(wellKnown)")
+                let page = try String(contentsOf: file(.signedRoot, "well-known.body"), encoding: .utf8)
+                #expect(page.contains("404 Not Found"), "\(page)")
+                let rootHeaders = try String(contentsOf: file(.signedRoot, "root.headers.txt"), encoding: .utf8)
+                #expect(rootHeaders.hasPrefix("HTTP/1.1 200 OK\n") && rootHeaders.contains("application/pkcs7-mime"))
+                let signed = try Data(contentsOf: server.directory.appendingPathComponent("signed-wildcard.p7m"))
+                #expect(try Data(contentsOf: file(.signedRoot, "root.body")) == signed)
+                let metadata = try #require(
+                    try JSONSerialization.jsonObject(with: Data(contentsOf: file(.signedRoot, "metadata.json")))
+                        as? [String: Any])
+                let paths = try #require(metadata["paths"] as? [[String: Any]], "\(metadata)")
+                #expect(paths.compactMap { $0["path"] as? String } == [".well-known", "root"], "\(paths)")
+                #expect(
+                    paths.compactMap { $0["statusLine"] as? String } == ["HTTP/1.1 404 Not Found", "HTTP/1.1 200 OK"])
+                #expect(paths.last?["size"] as? Int == signed.count && paths.last?["truncated"] as? Bool == false)
+                #expect(
+                    paths.last?["files"] as? [String] == ["root.headers.txt", "root.body"], "\(paths)")
+                // Neither path served a file: both answers are still kept.
+                for name in ["well-known.headers.txt", "well-known.body", "root.headers.txt", "root.body"] {
+                    #expect(FileManager.default.fileExists(atPath: file(.missing, name).path), "\(name)")
+                }
                 // Nothing but the domains' directories and the store of their files' contents
                 // (SavedObjects), and no temporary left behind.
                 let entries = try FileManager.default.contentsOfDirectory(atPath: saved.path).sorted()
@@ -86,6 +111,7 @@ struct AuditSaveTests {
                     #expect(
                         Set(names).isSubset(of: [
                             "apple-app-site-association", "headers.txt", "tls-chain.pem", "metadata.json",
+                            "well-known.headers.txt", "well-known.body", "root.headers.txt", "root.body",
                         ]), "\(names)")
                 }
 
@@ -144,17 +170,25 @@ struct AuditSaveTests {
                     try info($0, "apple-app-site-association")
                 }
                 #expect(Set(bodies.map(\.st_ino)).count == 1, "one inode for the three bodies")
-                #expect(bodies[0].st_nlink == 4, "the object and three domains: \(bodies[0].st_nlink)")
+                // The object, and for each of the three domains its file and its .well-known answer's body.
+                #expect(bodies[0].st_nlink == 7, "\(bodies[0].st_nlink)")
+                #expect(try info(.plain, "well-known.body").st_ino == bodies[0].st_ino)
                 #expect((bodies[0].st_mode & S_IFMT) == S_IFREG)
+                // signed-root: the object, its file, its root answer's body.
                 let signed = try info(.signedRoot, "apple-app-site-association")
-                #expect(signed.st_ino != bodies[0].st_ino && signed.st_nlink == 2)
+                #expect(signed.st_ino != bodies[0].st_ino && signed.st_nlink == 3)
+                // nginx's 404 page: the root answer of the three, the .well-known one of signed-root.
+                let notFound =
+                    try [NginxServer.Host.plain, .keepAlive, .closing].map { try info($0, "root.body") }
+                    + [try info(.signedRoot, "well-known.body")]
+                #expect(Set(notFound.map(\.st_ino)).count == 1 && notFound[0].st_nlink == 5)
                 let chains = try hosts.map { try info($0, "tls-chain.pem") }
                 #expect(Set(chains.map(\.st_ino)).count == 1, "every host has the wildcard chain")
                 let headers = try [NginxServer.Host.plain, .keepAlive].map { try info($0, "headers.txt") }
                 #expect(headers[0].st_ino != headers[1].st_ino && headers[0].st_nlink == 1)
                 let objects = try FileManager.default.contentsOfDirectory(
                     atPath: work.appendingPathComponent("saved/.objects").path)
-                #expect(objects.count == 3, "two bodies and one chain: \(objects)")
+                #expect(objects.count == 4, "two files, one 404 page and one chain: \(objects)")
                 let plain = try Data(contentsOf: server.directory.appendingPathComponent("plain.json"))
                 let digest = ProcessRunner.run(Executables.openssl, ["dgst", "-sha256", "-r"], stdin: plain)
                 let name = String(digest.stdoutText.prefix(64))

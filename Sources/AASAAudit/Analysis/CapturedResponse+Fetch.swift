@@ -13,3 +13,14 @@ extension CapturedResponse {
             failure: fetch.failure?.message)
     }
 }
+
+extension CapturedResponse.PathAnswer {
+    /// What `fetch` answered, named `name`.
+    init(_ fetch: FetchResult, name: String) {
+        let response = fetch.response
+        self.init(
+            name: name, url: fetch.target.url, statusLine: response.map(\.statusLine),
+            headers: response.map { $0.headers.map { .init(name: $0.name, value: $0.value) } } ?? [],
+            body: response?.body, truncated: response?.truncated ?? false, failure: fetch.failure?.message)
+    }
+}

@@ -106,9 +106,13 @@ struct DomainAnalysis {
     /// use (as ``build(startedAt:durationMs:)`` picks it), else the `.well-known` one.
     func captured() -> CapturedResponse {
         let tls = wellKnown.tls ?? root.tls
-        if serves(wellKnown) { return CapturedResponse(wellKnown, served: true, tls: tls) }
-        if serves(root) { return CapturedResponse(root, served: true, tls: tls) }
-        return CapturedResponse(wellKnown, served: false, tls: tls)
+        var captured =
+            serves(wellKnown)
+            ? CapturedResponse(wellKnown, served: true, tls: tls)
+            : serves(root)
+                ? CapturedResponse(root, served: true, tls: tls) : CapturedResponse(wellKnown, served: false, tls: tls)
+        captured.paths = [.init(wellKnown, name: "well-known"), .init(root, name: "root")]
+        return captured
     }
 
     /// As ``DeprecationReport``: one function decides for both.

@@ -10,8 +10,11 @@ import Foundation
 ///   (none when no path served a complete 200 answer within the size cap);
 /// - `headers.txt`: that answer's status line and header fields, one a line, as received;
 /// - `tls-chain.pem`: the certificates the server sent in the TLS handshake, leaf first;
+/// - `well-known.headers.txt`, `well-known.body`, `root.headers.txt`, `root.body`: what each
+///   path answered, whatever it was (an error page, a redirect, a body cut at the size cap);
 /// - `metadata.json`: which URL the files are of, whether it served the file, the status, the
-///   files written; written last, so a domain's set is complete when it is there.
+///   files written, and each path's answer; written last, so a domain's set is complete when
+///   it is there.
 ///
 /// Every file is written atomically (``OutputFile``) in the domain's directory, opened below
 /// `DIR` without following a symbolic link; the domain's name (validated by ``AuditDomain``)
@@ -22,6 +25,8 @@ final class AuditSaver {
     static let headersName = "headers.txt"
     static let chainName = "tls-chain.pem"
     static let metadataName = "metadata.json"
+    /// The files of each path's answer (``CapturedResponse/PathAnswer``).
+    static let pathNames = ["well-known", "root"].flatMap { [$0 + ".headers.txt", $0 + ".body"] }
     /// Where the next steps' `convert`/`extract` write the domain's plain JSON: beside the
     /// saved file, so that the steps of many domains do not write one `./apple-app-site-association`.
     static let convertedName = "apple-app-site-association.json"
@@ -81,8 +86,10 @@ final class AuditSaver {
     /// when none is there, or the name is not one a save writes (a record is read, not trusted).
     static func savedFiles(of domain: String, in directory: String) -> [String]? {
         guard let name = directoryName(domain) else { return nil }
-        let files = [bodyName, headersName, chainName, metadataName].map { joined(directory, [name, $0]) }
-            .filter { FileManager.default.fileExists(atPath: $0) }
+        let files = ([bodyName, headersName, chainName] + pathNames + [metadataName]).map {
+            joined(directory, [name, $0])
+        }
+        .filter { FileManager.default.fileExists(atPath: $0) }
         return files.isEmpty ? nil : files
     }
 
@@ -139,18 +146,33 @@ final class AuditSaver {
         var files: [(name: String, data: Data)] = []
         if let body = captured.body { files.append((Self.bodyName, body)) }
         if let status = captured.statusLine {
-            var text = status + "\n"
-            for field in captured.headers { text += "\(field.name): \(field.value)\n" }
-            files.append((Self.headersName, Data(text.utf8)))
+            files.append((Self.headersName, Self.headerText(status, captured.headers)))
         }
         if !captured.tlsChain.isEmpty {
             // A certificate that cannot be encoded again is left out, never written half.
             let pem = captured.tlsChain.compactMap { try? $0.pemRepresentation }.joined()
             files.append((Self.chainName, Data(pem.utf8)))
         }
+        var paths: [[String: Any]] = []
+        for answer in captured.paths {
+            var written: [String] = []
+            if let status = answer.statusLine {
+                files.append((answer.name + ".headers.txt", Self.headerText(status, answer.headers)))
+                written.append(answer.name + ".headers.txt")
+            }
+            if let body = answer.body {
+                files.append((answer.name + ".body", body))
+                written.append(answer.name + ".body")
+            }
+            paths.append([
+                "path": answer.name == "root" ? "root" : ".well-known", "url": answer.url,
+                "statusLine": answer.statusLine ?? NSNull(), "size": answer.body.map(\.count) ?? NSNull(),
+                "truncated": answer.truncated, "failure": answer.failure ?? NSNull(), "files": written,
+            ])
+        }
         let policy = OutputFile.Policy(durable: false)
         for file in files {
-            if file.name == Self.headersName {
+            if file.name.hasSuffix("headers.txt") {
                 try OutputFile.write(
                     file.data, in: folder, name: file.name, path: path(name, file.name), policy: policy)
             } else {
@@ -160,7 +182,7 @@ final class AuditSaver {
         }
         // Files of an earlier run that this answer has not (a body no longer served) would be
         // taken for this run's: removed, if they are regular files.
-        for stale in [Self.bodyName, Self.headersName, Self.chainName]
+        for stale in [Self.bodyName, Self.headersName, Self.chainName] + Self.pathNames
         where !files.contains(where: { $0.name == stale }) {
             if let entry = folder.entry(stale), (entry.st_mode & S_IFMT) == S_IFREG {
                 unlinkat(folder.descriptor, stale, 0)
@@ -170,7 +192,7 @@ final class AuditSaver {
             "domain": domain, "url": captured.url,
             "path": captured.url.hasSuffix("/.well-known/apple-app-site-association") ? ".well-known" : "root",
             "served": captured.served, "statusLine": captured.statusLine ?? NSNull(),
-            "failure": captured.failure ?? NSNull(), "files": files.map(\.name),
+            "failure": captured.failure ?? NSNull(), "files": files.map(\.name), "paths": paths,
             "savedAt": ISO8601DateFormatter().string(from: Date()), "aasaVersion": AASAVersion.number,
         ]
         let json = try JSONSerialization.data(
@@ -179,6 +201,13 @@ final class AuditSaver {
             json + Data("\n".utf8), in: folder, name: Self.metadataName, path: path(name, Self.metadataName),
             policy: policy)
         return captured.body == nil ? nil : path(name, Self.bodyName)
+    }
+
+    /// A `headers.txt`: the status line, then each field as received, one a line.
+    private static func headerText(_ status: String, _ headers: [CapturedResponse.HeaderField]) -> Data {
+        var text = status + "\n"
+        for field in headers { text += "\(field.name): \(field.value)\n" }
+        return Data(text.utf8)
     }
 
     /// A next step of the text report with `FILE` filled in: inside each backquoted `aasa …`
