@@ -10,11 +10,12 @@ import Foundation
 ///   (none when no path served a complete 200 answer within the size cap);
 /// - `headers.txt`: that answer's status line and header fields, one a line, as received;
 /// - `tls-chain.pem`: the certificates the server sent in the TLS handshake, leaf first;
-/// - `well-known.headers.txt`, `well-known.body`, `root.headers.txt`, `root.body`: what each
-///   path answered, whatever it was (an error page, a redirect, a body cut at the size cap);
+/// - `well-known.body`, `root.body`: the body each path answered, whatever it was (an error
+///   page, a redirect's, a body cut at the size cap);
 /// - `metadata.json`: which URL the files are of, whether it served the file, the status, the
-///   files written, and each path's answer; written last, so a domain's set is complete when
-///   it is there.
+///   files written, and each path's answer (its status line and header fields: in this file,
+///   so that a domain's own bytes on disk stay two small files); written last, so a domain's
+///   set is complete when it is there.
 ///
 /// Every file is written atomically (``OutputFile``) in the domain's directory, opened below
 /// `DIR` without following a symbolic link; the domain's name (validated by ``AuditDomain``)
@@ -25,8 +26,8 @@ final class AuditSaver {
     static let headersName = "headers.txt"
     static let chainName = "tls-chain.pem"
     static let metadataName = "metadata.json"
-    /// The files of each path's answer (``CapturedResponse/PathAnswer``).
-    static let pathNames = ["well-known", "root"].flatMap { [$0 + ".headers.txt", $0 + ".body"] }
+    /// The body of each path's answer (``CapturedResponse/PathAnswer``).
+    static let pathNames = ["well-known.body", "root.body"]
     /// Where the next steps' `convert`/`extract` write the domain's plain JSON: beside the
     /// saved file, so that the steps of many domains do not write one `./apple-app-site-association`.
     static let convertedName = "apple-app-site-association.json"
@@ -156,23 +157,21 @@ final class AuditSaver {
         var paths: [[String: Any]] = []
         for answer in captured.paths {
             var written: [String] = []
-            if let status = answer.statusLine {
-                files.append((answer.name + ".headers.txt", Self.headerText(status, answer.headers)))
-                written.append(answer.name + ".headers.txt")
-            }
             if let body = answer.body {
                 files.append((answer.name + ".body", body))
                 written.append(answer.name + ".body")
             }
             paths.append([
                 "path": answer.name == "root" ? "root" : ".well-known", "url": answer.url,
-                "statusLine": answer.statusLine ?? NSNull(), "size": answer.body.map(\.count) ?? NSNull(),
-                "truncated": answer.truncated, "failure": answer.failure ?? NSNull(), "files": written,
+                "statusLine": answer.statusLine ?? NSNull(),
+                "headers": answer.headers.map { "\($0.name): \($0.value)" },
+                "size": answer.body.map(\.count) ?? NSNull(), "truncated": answer.truncated,
+                "failure": answer.failure ?? NSNull(), "files": written,
             ])
         }
         let policy = OutputFile.Policy(durable: false)
         for file in files {
-            if file.name.hasSuffix("headers.txt") {
+            if file.name == Self.headersName {
                 try OutputFile.write(
                     file.data, in: folder, name: file.name, path: path(name, file.name), policy: policy)
             } else {
