@@ -137,10 +137,12 @@ struct FetchConnectionStateMachineTests {
         #expect(closedMeanwhile.send(active: false) == [.fail(.notSent)])
         #expect(closedMeanwhile.state == .finished)
 
-        // Only a kept connection takes a request.
+        // Only a kept connection takes a request: on another, it fails at once as not sent
+        // (never left to wait for its timeout), and the connection's state is unchanged.
         for state: Machine.State in [.securing, .awaitingHead(behind: false), .finished] {
             var machine = Self.machine(state)
-            #expect(machine.send(active: true) == [], "\(state)")
+            #expect(machine.send(active: true) == [.fail(.notSent)], "\(state)")
+            #expect(machine.state == state)
         }
     }
 

@@ -55,6 +55,25 @@ struct FetchHandlerTests {
         try channel.writeInbound(HTTPClientResponsePart.end(nil))
     }
 
+    /// The domain's second request, once the path pair has offered it.
+    final class Pair {
+        var behind: (FetchState, EventLoopFuture<FetchResult>)?
+    }
+
+    /// The `.well-known` request on a connection whose TLS is up, with the root one sent right
+    /// behind it as the path pair offers it: the channel, the first's answer, the second.
+    static func pairSent(on loop: EmbeddedEventLoop) throws -> (EmbeddedChannel, EventLoopFuture<FetchResult>, Pair) {
+        let pair = Pair()
+        let following = FollowingRequest(on: loop) { connection, _ in
+            pair.behind = Self.request("/apple-app-site-association", on: loop, reusing: connection)
+            return pair.behind?.0
+        }
+        let (state, future) = Self.request("/.well-known/apple-app-site-association", on: loop, following: following)
+        let channel = try Self.connection(for: state, on: loop)
+        channel.pipeline.fireUserInboundEventTriggered(TLSUserEvent.handshakeCompleted(negotiatedProtocol: nil))
+        return (channel, future, pair)
+    }
+
     /// The message of a connection failure (nil for any other result).
     static func connectionFailure(_ result: FetchResult) -> String? {
         if case .connection(let message) = result.failure { return message }
@@ -87,14 +106,7 @@ struct FetchHandlerTests {
 
     @Test func anAnswerOverTheCapIsCutAndTheRequestBehindGoesElsewhere() throws {
         let loop = EmbeddedEventLoop()
-        var behind: (FetchState, EventLoopFuture<FetchResult>)?
-        let following = FollowingRequest(on: loop) { connection, _ in
-            behind = Self.request("/apple-app-site-association", on: loop, reusing: connection)
-            return behind?.0
-        }
-        let (state, future) = Self.request("/.well-known/apple-app-site-association", on: loop, following: following)
-        let channel = try Self.connection(for: state, on: loop)
-        channel.pipeline.fireUserInboundEventTriggered(TLSUserEvent.handshakeCompleted(negotiatedProtocol: nil))
+        let (channel, future, pair) = try Self.pairSent(on: loop)
         let requests = try Self.written(channel)
         // Both sent, the second right behind the first; the first asks to keep the connection
         // for the second, which is the domain's last.
@@ -109,7 +121,7 @@ struct FetchHandlerTests {
         let first = try #require(try Self.result(future, loop))
         #expect(first.response?.truncated == true && first.response?.body.count == Self.cap)
         #expect(!channel.isActive, "a cut answer leaves nothing to reuse")
-        let behindFuture = try #require(behind).1
+        let behindFuture = try #require(pair.behind).1
         let second = try #require(try Self.result(behindFuture, loop))
         // It fails as a closed connection, to go again on its own.
         #expect(
@@ -121,14 +133,7 @@ struct FetchHandlerTests {
     /// connection open", then the connection closes with the last answer.
     @Test func theRequestBehindIsAnsweredNextOnTheSameConnection() throws {
         let loop = EmbeddedEventLoop()
-        var behind: (FetchState, EventLoopFuture<FetchResult>)?
-        let following = FollowingRequest(on: loop) { connection, _ in
-            behind = Self.request("/apple-app-site-association", on: loop, reusing: connection)
-            return behind?.0
-        }
-        let (state, future) = Self.request("/.well-known/apple-app-site-association", on: loop, following: following)
-        let channel = try Self.connection(for: state, on: loop)
-        channel.pipeline.fireUserInboundEventTriggered(TLSUserEvent.handshakeCompleted(negotiatedProtocol: nil))
+        let (channel, future, pair) = try Self.pairSent(on: loop)
         #expect(try Self.written(channel).count == 2)
 
         try Self.answer(channel, status: .notFound, body: "none")
@@ -137,7 +142,7 @@ struct FetchHandlerTests {
         #expect(channel.isActive, "left open for the answer behind")
 
         try Self.answer(channel, body: "{\"a\":1}")
-        let behindFuture = try #require(behind).1
+        let behindFuture = try #require(pair.behind).1
         let second = try #require(try Self.result(behindFuture, loop))
         #expect(second.failure == nil && second.response?.status == 200 && second.reusedConnection)
         #expect(second.response.map { String(decoding: $0.body, as: UTF8.self) } == "{\"a\":1}")

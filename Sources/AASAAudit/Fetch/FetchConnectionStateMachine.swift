@@ -89,9 +89,10 @@ struct FetchConnectionStateMachine: Equatable {
     }
 
     /// The next request of the domain, on the connection the current one left open.
-    /// `active`: whether the connection is still open.
+    /// `active`: whether the connection is still open. On a connection that was not kept, the
+    /// request fails at once as not sent (never left waiting for its timeout).
     mutating func send(active: Bool) -> [Action] {
-        guard case .kept = state else { return [] }
+        guard case .kept = state else { return [.fail(.notSent)] }
         guard active else {
             state = .finished
             return [.fail(.notSent)]
