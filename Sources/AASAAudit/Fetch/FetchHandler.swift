@@ -20,8 +20,6 @@ final class FetchHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var pipelined: FetchState?
     private var machine: FetchConnectionStateMachine
     private var context: ChannelHandlerContext?
-    /// The error the current request failed with, for the wording of ``FetchConnectionStateMachine/Action/fail(_:)``.
-    private var error: (any Error)?
 
     init(state: FetchState) {
         self.state = state
@@ -93,13 +91,11 @@ final class FetchHandler: ChannelInboundHandler, RemovableChannelHandler {
         noteTimeout(context: context)
         var kind = FetchConnectionStateMachine.ErrorKind.other
         if let ssl = error as? NIOSSLError, case .uncleanShutdown = ssl { kind = .uncleanShutdown }
-        self.error = error
-        execute(machine.error(kind), context: context, data: nil)
+        execute(machine.error(kind), context: context, data: nil, error: error)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
         noteTimeout(context: context)
-        error = nil
         execute(machine.closed(), context: context, data: nil)
         context.fireChannelInactive()
     }
@@ -110,9 +106,11 @@ final class FetchHandler: ChannelInboundHandler, RemovableChannelHandler {
         if state.isFinished { execute(machine.currentTimedOut(), context: context, data: nil) }
     }
 
-    /// Does what the machine decided, in order. `data`: the body part of the event.
+    /// Does what the machine decided, in order. `data`: the body part of the event; `error`:
+    /// the error of the event, for the wording of a failure (nil when the connection closed).
     private func execute(
-        _ actions: [FetchConnectionStateMachine.Action], context: ChannelHandlerContext?, data: ByteBuffer?
+        _ actions: [FetchConnectionStateMachine.Action], context: ChannelHandlerContext?, data: ByteBuffer?,
+        error: (any Error)? = nil
     ) {
         for action in actions {
             switch action {
@@ -144,7 +142,7 @@ final class FetchHandler: ChannelInboundHandler, RemovableChannelHandler {
                 }
                 state.finish()
             case .fail(let phase):
-                state.finish(failure: failure(in: phase))
+                state.finish(failure: failure(in: phase, error: error))
             case .promoteBehind:
                 guard let next = pipelined else { break }
                 pipelined = nil
@@ -179,7 +177,7 @@ final class FetchHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     /// The current request's failure in `phase`: from the error caught (nil when the
     /// connection closed) and the handshake's certificate check.
-    private func failure(in phase: FetchConnectionStateMachine.Phase) -> FetchFailure {
+    private func failure(in phase: FetchConnectionStateMachine.Phase, error: (any Error)?) -> FetchFailure {
         switch phase {
         case .notSent:
             return .connection("the server closed the kept-alive connection before the next request")

@@ -35,12 +35,11 @@ public struct AuditSettings: Codable, Sendable, Hashable {
     /// Rules reported at another severity than their own (`--severity`, the configuration).
     public var ruleSeverities: [String: Severity]
 
+    /// The settings as given; ``AuditConfiguration/settings()`` makes them of a configuration.
     public init(
-        checkTime: Date? = nil, historical: Bool = false, cdn: Bool = false, systemRoots: Bool = true,
-        extraAnchors: Int = 0, proxy: Bool = false, timeoutSeconds: Double = 10, retries: Int = 2,
-        maximumBodyBytes: Int = AuditConfiguration.defaultMaximumBodySize, rate: Double? = nil,
-        maximumPerAddress: Int? = nil, disabledRules: [String] = [],
-        ruleSeverities: [String: Severity] = [:]
+        checkTime: Date?, historical: Bool, cdn: Bool, systemRoots: Bool, extraAnchors: Int, proxy: Bool,
+        timeoutSeconds: Double, retries: Int, maximumBodyBytes: Int, rate: Double?, maximumPerAddress: Int?,
+        disabledRules: [String] = [], ruleSeverities: [String: Severity] = [:]
     ) {
         (self.checkTime, self.historical, self.cdn, self.systemRoots, self.extraAnchors, self.proxy) =
             (checkTime, historical, cdn, systemRoots, extraAnchors, proxy)
@@ -60,11 +59,14 @@ public struct AuditSettings: Codable, Sendable, Hashable {
             rate, maximumPerAddress, disabledRules, ruleSeverities
     }
 
-    /// Reads a record's settings; a key that is missing takes its default (a record of a later
-    /// version may have fewer of them).
+    /// What a default ``AuditConfiguration`` records: the value of a key a record leaves out.
+    private static let defaults = AuditConfiguration().settings()
+
+    /// Reads a record's settings; a key that is missing takes the default configuration's value
+    /// (a record of a later version may have fewer of them).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let defaults = AuditSettings()
+        let defaults = Self.defaults
         checkTime = try container.decodeIfPresent(Date.self, forKey: .checkTime)
         historical = try container.decodeIfPresent(Bool.self, forKey: .historical) ?? defaults.historical
         cdn = try container.decodeIfPresent(Bool.self, forKey: .cdn) ?? defaults.cdn
@@ -112,12 +114,12 @@ public struct AuditSettings: Codable, Sendable, Hashable {
         case (false, let extra): parts.append("trust: \(Self.anchors(extra)) only (--no-system-roots)")
         }
         if proxy { parts.append("through a proxy") }
-        parts.append("--timeout \(Self.number(timeoutSeconds)) s")
+        parts.append("--timeout \(timeoutSeconds.secondsText) s")
         parts.append("--retries \(retries)")
         if maximumBodyBytes != AuditConfiguration.defaultMaximumBodySize {
             parts.append("body limit \(maximumBodyBytes) bytes")
         }
-        if let rate { parts.append("--rate \(Self.number(rate))") }
+        if let rate { parts.append("--rate \(rate.secondsText)") }
         if let maximumPerAddress { parts.append("--max-per-address \(maximumPerAddress)") }
         if !disabledRules.isEmpty { parts.append("--disable " + disabledRules.joined(separator: ",")) }
         for (rule, severity) in ruleSeverities.sorted(by: { $0.key < $1.key }) {
@@ -128,11 +130,6 @@ public struct AuditSettings: Codable, Sendable, Hashable {
 
     private static func anchors(_ count: Int) -> String {
         count == 1 ? "1 extra anchor" : "\(count) extra anchors"
-    }
-
-    /// `10` for 10.0, `2.5` for 2.5.
-    private static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }
 

@@ -195,20 +195,18 @@ extension AASACommand.Audit {
                 let problem: String
                 if truncated {
                     problem = "a line longer than \(maximumLineLength / 1024 / 1024) MiB is no audit record"
-                } else if entries != nil {
-                    // The page's detail from the same reading of the line.
-                    switch FleetDomainDetail.parse(Data(utf8: line), decoder: decoder) {
+                } else {
+                    // With the page, its detail comes from the same reading of the line.
+                    let read =
+                        entries == nil
+                        ? AuditRecord.parse(line, decoder: decoder).map {
+                            (record: $0, detail: FleetDomainDetail?.none)
+                        }
+                        : FleetDomainDetail.parse(Data(utf8: line), decoder: decoder)
+                    switch read {
                     case .success(let (record, detail)):
                         summary.add(record)
                         entries?.add(record, detail: detail)
-                        file.records += 1
-                        continue
-                    case .failure(let failure): problem = failure.description
-                    }
-                } else {
-                    switch AuditRecord.parse(line, decoder: decoder) {
-                    case .success(let record):
-                        summary.add(record)
                         file.records += 1
                         continue
                     case .failure(let failure): problem = failure.description
