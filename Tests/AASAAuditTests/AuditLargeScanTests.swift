@@ -214,6 +214,15 @@ struct AuditLargeScanTests {
         }
     }
 
+    /// A whole record as aasa 0.2.0 wrote it (keys sorted; no `settings`, which later versions
+    /// add): what a resumed file of that version holds.
+    static func recordOfVersion020(_ host: String, port: Int) -> String {
+        let domain = port == 443 ? host : "\(host):\(port)"
+        return #"{"aasaVersion":"0.2.0","cdn":null,"diagnostics":[],"domain":"\#(domain)","durationMs":1.5,"#
+            + #""file":null,"host":"\#(host)","paths":[],"port":\#(port),"schemaVersion":1,"#
+            + #""startedAt":"2026-11-23T00:00:00Z","tls":null,"verdict":"broken"}"# + "\n"
+    }
+
     /// Issue #24, at the exact boundary: a run killed while writing its first bytes leaves a
     /// last line shorter than the prefix every line starts with (`{"aasaVersion":`). Each such
     /// cut, down to one byte, is the start of a line audit writes: dropped, its domain audited
@@ -221,7 +230,7 @@ struct AuditLargeScanTests {
     @Test func cutLastLineShorterThanThePrefixIsDropped() throws {
         try withDirectory { directory in
             let line =
-                "{\"aasaVersion\":\"0.2.0\",\"domain\":\"d2.example.com:1\",\"diagnostics\":[],\"schemaVersion\":1,\"verdict\":\"broken\"}\n"
+                Self.recordOfVersion020("d2.example.com", port: 1)
             let prefix = #"{"aasaVersion":"#
             let lengths = [1, 2, prefix.utf8.count - 1, prefix.utf8.count, prefix.utf8.count + 1]
             #expect(lengths.count == 5)
@@ -250,7 +259,7 @@ struct AuditLargeScanTests {
                 ("not-json", "hello world\n", 1),
                 (
                     "cut-foreign",
-                    "{\"aasaVersion\":\"0.2.0\",\"domain\":\"a.example.com\",\"diagnostics\":[],\"schemaVersion\":1,\"verdict\":\"broken\"}\nhello",
+                    Self.recordOfVersion020("a.example.com", port: 443) + "hello",
                     2
                 ),
                 (

@@ -135,12 +135,17 @@ struct FleetSummaryLibraryTests {
 
             var inProcess = FleetSummary()
             var fromLines = FleetSummary()
-            let decoder = AuditRecord.decoder()
+            let decoder = AuditLine.decoder()
             for report in reports {
-                inProcess.add(AuditRecord(report))
-                let line = String(decoding: try ReportJSON.line(Stamped(report, .audit)), as: UTF8.self)
-                switch AuditRecord.parse(line.trimmingCharacters(in: .newlines), decoder: decoder) {
-                case .success(let record): fromLines.add(record)
+                inProcess.add(report)
+                let line = try ReportJSON.line(Stamped(report, .audit))
+                let text = String(decoding: line, as: UTF8.self)
+                switch AuditLine.parse(text.trimmingCharacters(in: .newlines), decoder: decoder) {
+                case .success(let record):
+                    fromLines.add(record.report)
+                    // The one reader gives back what audit wrote, key for key.
+                    #expect(try ReportJSON.line(Stamped(record.report, .audit)) == line, "\(report.domain)")
+                    #expect(record.aasaVersion == AASAVersion.number)
                 case .failure(let problem): Issue.record("\(problem)")
                 }
             }

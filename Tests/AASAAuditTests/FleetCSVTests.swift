@@ -28,7 +28,7 @@ struct FleetCSVTests {
     static func row(_ domain: String, subject: String, rules: [String] = ["signed-file"]) -> FleetDomainRow {
         FleetDomainRow(
             domain: domain, verdict: .legacy, errors: 0, warnings: 0, deprecations: 1, rules: rules,
-            signer: AuditRecord.Signer(
+            signer: FleetSigner(
                 subject: subject, issuer: "CN=CA, O=\"Quoted, Inc.\"",
                 notAfter: Date(timeIntervalSince1970: 1_451_606_400),
                 sha256Fingerprint: "AA:BB"),

@@ -14,7 +14,7 @@ struct FleetDomainFilterTests {
         FleetDomainRow(
             domain: domain, verdict: verdict, errors: 0, warnings: 0, deprecations: rules.count, rules: rules,
             signer: expired.map { _ in
-                AuditRecord.Signer(subject: "CN=\(domain)", issuer: "CN=CA", notAfter: Date(), sha256Fingerprint: nil)
+                FleetSigner(subject: "CN=\(domain)", issuer: "CN=CA", notAfter: Date(), sha256Fingerprint: nil)
             },
             signerExpired: expired ?? false)
     }

@@ -57,9 +57,13 @@ public struct JSONPath: Hashable, Sendable, Codable, CustomStringConvertible, Ex
             || key.contains { $0 == "." || $0 == "[" || $0 == "]" || $0.isWhitespace }
     }
 
+    /// The path that ``description`` wrote (``init(text:)``); other text is not a path.
     public init(from decoder: any Decoder) throws {
-        // Decoding is not needed for any output; keep the path as one key.
-        self.components = [.key(try decoder.singleValueContainer().decode(String.self))]
+        let container = try decoder.singleValueContainer()
+        guard let path = JSONPath(text: try container.decode(String.self)) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a JSON path as aasa writes it")
+        }
+        self = path
     }
 
     public func encode(to encoder: any Encoder) throws {

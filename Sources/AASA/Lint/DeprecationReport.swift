@@ -19,6 +19,10 @@ public struct DeprecationReport: Sendable, Codable {
         public var neededBy: String
         /// The concrete next step.
         public var nextStep: String
+
+        enum CodingKeys: String, CodingKey {
+            case rule, severity, location, title, message, neededBy, nextStep
+        }
     }
 
     /// One point of Apple's current guidance, and whether the file meets it.
@@ -250,5 +254,20 @@ public struct DeprecationReport: Sendable, Codable {
                     "a hosting question, not answerable from the file: fetch it as Apple does (no redirect followed) and check the status and Content-Type"
             ))
         return points
+    }
+}
+
+extension DeprecationReport.Item {
+    /// Reads an item as `check` and `audit` write it. Items of aasa 0.2.0 have no `message`:
+    /// theirs is the title.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        rule = try container.decode(RuleID.self, forKey: .rule)
+        severity = try container.decode(Severity.self, forKey: .severity)
+        location = try container.decode(String.self, forKey: .location)
+        title = try container.decode(String.self, forKey: .title)
+        message = try container.decodeIfPresent(String.self, forKey: .message) ?? title
+        neededBy = try container.decode(String.self, forKey: .neededBy)
+        nextStep = try container.decode(String.self, forKey: .nextStep)
     }
 }

@@ -25,6 +25,26 @@ extension Diagnostic {
         try container.encode(url, forKey: .url)  // explicit null: not about a URL
     }
 
+    /// Reads the finding that ``encode(to:url:)`` wrote, and its `url`: the one reader of the
+    /// shared JSON form (audit records read back by `audit summarize` and `--resume`).
+    public static func decode(from decoder: any Decoder) throws -> (diagnostic: Diagnostic, url: String?) {
+        let container = try decoder.container(keyedBy: JSONKeys.self)
+        let place = try container.nestedContainer(keyedBy: LocationKeys.self, forKey: .location)
+        let location = DiagnosticLocation(
+            path: try place.decode(JSONPath.self, forKey: .path),
+            line: try place.decodeIfPresent(Int.self, forKey: .line),
+            column: try place.decodeIfPresent(Int.self, forKey: .column))
+        let diagnostic = Diagnostic(
+            try container.decode(RuleID.self, forKey: .rule), try container.decode(String.self, forKey: .message),
+            at: location, severity: try container.decode(Severity.self, forKey: .severity))
+        return (diagnostic, try container.decodeIfPresent(String.self, forKey: .url))
+    }
+
+    /// Reads the shared JSON form (``decode(from:)``), without its `url`.
+    public init(from decoder: any Decoder) throws {
+        self = try Self.decode(from: decoder).diagnostic
+    }
+
     /// Writes the finding with `url` null.
     public func encode(to encoder: any Encoder) throws {
         try encode(to: encoder, url: nil)

@@ -1,8 +1,8 @@
 import AASA
 import Foundation
 
-/// What the HTML fleet report (``FleetPage``) shows of one domain, read from its audit record
-/// (docs/schemas/audit.schema.json, `$defs/domain`): both paths, the TLS chain, the signature,
+/// What the HTML fleet report (``FleetPage``) shows of one domain, from its audit record
+/// (``AuditLine``): both paths, the TLS chain, the signature,
 /// what the file does and the findings. Timings, attempts and the other keys are left out, so
 /// that a report of 100,000 domains stays a page a browser opens.
 ///
@@ -99,111 +99,34 @@ public struct FleetDomainDetail: Codable, Sendable, Equatable {
 }
 
 extension FleetDomainDetail {
-    /// One audit record line read once for both the summary and the page: the record (or why
-    /// the line is not one, as ``AuditRecord/parse(_:decoder:)-(Data,_)`` says), and its detail,
-    /// nil when the page cannot read it (a key of another type than the schema's): such a
-    /// record is still a row, from its record.
-    public static func parse(
-        _ line: Data, decoder: JSONDecoder
-    ) -> Result<(record: AuditRecord, detail: FleetDomainDetail?), AuditRecord.Problem> {
-        AuditRecord.decodeLine(RecordAndDetail.self, line, decoder: decoder).map { ($0.record, $0.detail) }
-    }
-
-    /// Both readings of one line, from the one JSON tree the decoder parses.
-    private struct RecordAndDetail: Decodable {
-        let record: AuditRecord
-        let detail: FleetDomainDetail?
-
-        init(from decoder: any Decoder) throws {
-            record = try AuditRecord(from: decoder)
-            detail = (try? RecordLine(from: decoder))?.detail
-        }
-    }
-
-    /// The record's keys the page uses, decoded as the schema writes them.
-    private struct RecordLine: Decodable {
-        let domain: String
-        let verdict: AuditVerdict
-        let paths: [Fetch]?
-        let tls: TLSRecord?
-        let file: FileRecord?
-        let diagnostics: [Diagnostic]
-        /// Read as text: a time this reader cannot parse leaves the domain in the report.
-        let startedAt: String?
-        let aasaVersion: String?
-        let settings: AuditSettings?
-
-        struct Fetch: Decodable {
-            let url: String
-            let status: Int?
-            let contentType: String?
-            let size: Int?
-            let kind: String?
-            let error: Message?
-        }
-        struct Message: Decodable { let message: String }
-        struct Certificate: Decodable {
-            let subject: String
-            let notAfter: Date?
-        }
-        struct TLSRecord: Decodable {
-            let verdict: String?
-            let reason: String?
-            let version: String?
-            let chain: [Certificate]?
-        }
-        struct Signature: Decodable {
-            let verdict: String
-            let signer: Certificate?
-        }
-        struct App: Decodable { let appID: String }
-        struct Effect: Decodable { let universalLinks: [App]? }
-        struct FileRecord: Decodable {
-            let url: String?
-            let kind: String?
-            let size: Int?
-            let signature: Signature?
-            let effect: Effect?
-        }
-        struct Diagnostic: Decodable {
-            let rule: String
-            let severity: Severity
-            let message: String?
-            let url: String?
-        }
-
+    /// What the page shows of `line`'s report.
+    public init(_ line: AuditLine) {
+        let report = line.report
         /// `url` without `https://DOMAIN` when it starts with it (most do): the page shows the
         /// path, and 100,000 domains' URLs are a fifth of the page otherwise.
         func shortened(_ url: String) -> String {
-            let origin = "https://" + domain
+            let origin = "https://" + report.domain
             guard url.hasPrefix(origin), url.dropFirst(origin.count).hasPrefix("/") else { return url }
             return String(url.dropFirst(origin.count))
         }
-
-        var detail: FleetDomainDetail {
-            FleetDomainDetail(
-                domain: domain, verdict: verdict,
-                paths: (paths ?? []).map {
-                    Path(
-                        url: shortened($0.url), status: $0.status, contentType: $0.contentType, size: $0.size,
-                        kind: $0.kind,
-                        error: $0.error?.message)
-                },
-                tls: tls.map {
-                    TLS(
-                        verdict: $0.verdict, reason: $0.reason, version: $0.version,
-                        chain: ($0.chain ?? []).map(\.subject))
-                },
-                file: file.map {
-                    File(
-                        url: $0.url.map(shortened), kind: $0.kind, size: $0.size, signature: $0.signature?.verdict,
-                        signer: $0.signature?.signer?.subject, signerNotAfter: $0.signature?.signer?.notAfter,
-                        apps: ($0.effect?.universalLinks ?? []).map(\.appID))
-                },
-                findings: diagnostics.map {
-                    Finding(rule: $0.rule, severity: $0.severity, message: $0.message ?? "", url: $0.url.map(shortened))
-                }, startedAt: startedAt.flatMap { try? Date($0, strategy: .iso8601) }, auditedBy: aasaVersion,
-                settings: settings)
-        }
+        self.init(
+            domain: report.domain, verdict: report.verdict,
+            paths: report.paths.map {
+                Path(
+                    url: shortened($0.url), status: $0.status, contentType: $0.contentType, size: $0.size,
+                    kind: $0.kind, error: $0.error?.message)
+            },
+            tls: report.tls.map {
+                TLS(verdict: $0.verdict, reason: $0.reason, version: $0.version, chain: $0.chain.map(\.subject))
+            },
+            file: report.file.map {
+                File(
+                    url: shortened($0.url), kind: $0.kind, size: $0.size, signature: $0.signature?.verdict,
+                    signer: $0.signature?.signer?.subject, signerNotAfter: $0.signature?.signer?.notAfter,
+                    apps: ($0.effect?.universalLinks ?? []).map(\.appID))
+            },
+            findings: report.diagnostics.map {
+                Finding(rule: $0.rule.rawValue, severity: $0.severity, message: $0.message, url: $0.url.map(shortened))
+            }, startedAt: report.startedAt, auditedBy: line.aasaVersion, settings: report.settings)
     }
 }

@@ -13,7 +13,7 @@ public struct FleetDomainRow: Sendable, Equatable {
     /// The rules of its findings, each once, sorted.
     public let rules: [String]
     /// The signer of the signed file it serves; nil when it serves none (or the signer was not read).
-    public let signer: AuditRecord.Signer?
+    public let signer: FleetSigner?
     /// Whether the signer had expired at the summary's time.
     public let signerExpired: Bool
 }

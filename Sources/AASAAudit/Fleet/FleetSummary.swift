@@ -1,7 +1,7 @@
 import AASA
 import Foundation
 
-/// The aggregation of `aasa audit summarize`: audit records added one at a time, each domain
+/// The aggregation of `aasa audit summarize`: domain reports added one at a time, each domain
 /// counted once (the last record added for it wins), then summed up (``report(at:files:)``).
 ///
 /// Memory: per domain, only its name, its verdict and two indexes: of its list of (rule,
@@ -30,20 +30,21 @@ public struct FleetSummary: Sendable {
     /// The distinct lists of findings by rule (most domains share theirs with many others).
     private var profiles: [[RuleCount]] = []
     private var profileIndex: [[RuleCount]: Int32] = [:]
-    private var signers: [AuditRecord.Signer] = []
-    private var signerIndex: [AuditRecord.Signer: Int32] = [:]
+    private var signers: [FleetSigner] = []
+    private var signerIndex: [FleetSigner: Int32] = [:]
     /// Records added, and how many of them replaced an earlier record of the same domain.
     public private(set) var records = 0
     public private(set) var duplicates = 0
 
     public init() {}
 
-    /// Adds a record; an earlier record of the same domain (compared without ASCII case) is replaced.
-    public mutating func add(_ record: AuditRecord) {
+    /// Adds a domain's report; an earlier report of the same domain (compared without ASCII
+    /// case) is replaced.
+    public mutating func add(_ report: DomainReport) {
         records += 1
         var counts: [RuleCount] = []
-        for finding in record.diagnostics {
-            let rule = intern(finding.rule)
+        for finding in report.diagnostics {
+            let rule = intern(finding.rule.rawValue)
             if let index = counts.firstIndex(where: { $0.rule == rule && $0.severity == finding.severity }) {
                 counts[index].count += 1
             } else {
@@ -51,10 +52,10 @@ public struct FleetSummary: Sendable {
             }
         }
         var signer: Int32 = -1
-        if let read = record.signer { signer = intern(read) }
+        if let read = report.file?.signature?.signer { signer = intern(FleetSigner(read)) }
         counts.sort { ($0.rule, $0.severity.rawValue) < ($1.rule, $1.severity.rawValue) }
-        let state = DomainState(verdict: record.verdict, profile: intern(counts), signer: signer)
-        if domains.updateValue(state, forKey: record.domain.lowercased()) != nil { duplicates += 1 }
+        let state = DomainState(verdict: report.verdict, profile: intern(counts), signer: signer)
+        if domains.updateValue(state, forKey: report.domain.lowercased()) != nil { duplicates += 1 }
     }
 
     private mutating func intern(_ rule: String) -> Int32 {
@@ -71,7 +72,7 @@ public struct FleetSummary: Sendable {
         return Int32(profiles.count - 1)
     }
 
-    private mutating func intern(_ signer: AuditRecord.Signer) -> Int32 {
+    private mutating func intern(_ signer: FleetSigner) -> Int32 {
         if let index = signerIndex[signer] { return index }
         signers.append(signer)
         signerIndex[signer] = Int32(signers.count - 1)

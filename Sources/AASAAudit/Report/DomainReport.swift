@@ -3,8 +3,9 @@ import Foundation
 
 /// Everything `aasa audit` learned about one domain: each path tried, the TLS certificate, the
 /// file iOS would use (verified and linted as `aasa check` does), Apple's CDN copy, and the
-/// findings. Its JSON form (`--format json`/`jsonl`) is a stable contract (docs/audit.md).
-public struct DomainReport: Sendable, Encodable {
+/// findings. Its JSON form (`--format json`/`jsonl`) is a stable contract (docs/audit.md),
+/// and it reads back as it was written (``AuditLine``).
+public struct DomainReport: Sendable, Codable {
     /// The domain as audited: `host`, or `host:port`.
     public var domain: String
     public var host: String
@@ -65,7 +66,7 @@ public struct DomainReport: Sendable, Encodable {
 }
 
 /// One fetch of one URL.
-public struct PathReport: Sendable, Encodable {
+public struct PathReport: Sendable, Codable {
     public var url: String
     /// The address connected to (after `--resolve` or DNS).
     public var address: String?
@@ -126,13 +127,13 @@ public struct PathReport: Sendable, Encodable {
     }
 
     /// A fetch that did not complete.
-    public struct FetchError: Sendable, Encodable, Hashable {
+    public struct FetchError: Sendable, Codable, Hashable {
         public var rule: String
         public var message: String
     }
 
     /// Milliseconds from the start of the (last) attempt.
-    public struct Timings: Sendable, Encodable, Hashable {
+    public struct Timings: Sendable, Codable, Hashable {
         /// TCP connected (nil on a reused connection).
         public var connectMs: Double?
         /// TLS handshake done (nil on a reused connection).
@@ -145,7 +146,7 @@ public struct PathReport: Sendable, Encodable {
 }
 
 /// The file iOS would use, and what `aasa check` says about it.
-public struct FileReport: Sendable, Encodable {
+public struct FileReport: Sendable, Codable {
     public var url: String
     public var kind: String
     public var signed: Bool
@@ -160,7 +161,7 @@ public struct FileReport: Sendable, Encodable {
 }
 
 /// A signed file's signature, and whether its signer is the domain's TLS identity.
-public struct SignatureReport: Sendable, Encodable {
+public struct SignatureReport: Sendable, Codable {
     public var valid: Bool
     /// `valid`, `untrusted`, `expired`, … as `aasa verify` names it.
     public var verdict: String
@@ -172,7 +173,7 @@ public struct SignatureReport: Sendable, Encodable {
 }
 
 /// A certificate as an auditor reads it.
-public struct CertificateSummary: Sendable, Encodable, Hashable {
+public struct CertificateSummary: Sendable, Codable, Hashable {
     public var subject: String
     public var issuer: String
     public var subjectAlternativeNames: [String]
@@ -193,7 +194,7 @@ public struct CertificateSummary: Sendable, Encodable, Hashable {
 }
 
 /// The server's TLS certificate and its check against the system roots and `--ca-file`.
-public struct TLSReport: Sendable, Encodable, Hashable {
+public struct TLSReport: Sendable, Codable, Hashable {
     public var verified: Bool
     /// `valid`, `untrusted`, `expired`, `not-yet-valid`, `host-mismatch`, `wrong-purpose`, `malformed`.
     public var verdict: String
@@ -205,7 +206,7 @@ public struct TLSReport: Sendable, Encodable, Hashable {
 }
 
 /// Apple's CDN copy of the file.
-public struct CDNReport: Sendable, Encodable {
+public struct CDNReport: Sendable, Codable {
     public var fetch: PathReport
     /// `Apple-Failure-*` headers, by name, when present.
     public var failure: [String: String]
@@ -215,7 +216,7 @@ public struct CDNReport: Sendable, Encodable {
 
 /// A finding: a rule, its severity, a message, where in the file (for lint findings) and on
 /// which URL.
-public struct AuditDiagnostic: Sendable, Encodable, Hashable {
+public struct AuditDiagnostic: Sendable, Codable, Hashable {
     public var rule: RuleID
     public var severity: Severity
     public var message: String

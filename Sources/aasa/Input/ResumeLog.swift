@@ -22,7 +22,7 @@ final class ResumeLog {
     /// The first failure to append, after which nothing more is written.
     private(set) var writeError: String?
     private var descriptor: Int32 = -1
-    private let decoder = AuditRecord.decoder()
+    private let decoder = AuditLine.decoder()
 
     /// What every line of `aasa audit --format jsonl` starts with (keys are sorted).
     static let linePrefix = Data(#"{"aasaVersion":"#.utf8)
@@ -106,15 +106,15 @@ final class ResumeLog {
     }
 
     /// Records the domain of one complete line, or refuses the file. The line is read by
-    /// ``AuditRecord/parse(_:decoder:)-(Data,_)``, as `audit summarize` reads it; a resumed
+    /// ``AuditLine/parse(_:decoder:)-(Data,_)``, as `audit summarize` reads it; a resumed
     /// scan also needs the domain in its normalised form, as audit writes it.
     private func take(_ line: Data, origin: String) throws {
         func refuse(_ why: String) -> CLIFailure {
             CLIFailure(origin, "not a line of 'aasa audit --format jsonl': \(why) (nothing was written to the file)")
         }
-        let record: AuditRecord
-        switch AuditRecord.parse(line, decoder: decoder) {
-        case .success(let read): record = read
+        let record: DomainReport
+        switch AuditLine.parse(line, decoder: decoder) {
+        case .success(let read): record = read.report
         case .failure(let problem): throw refuse(problem.description)
         }
         guard let parsed = try? AuditDomain.parse(record.domain), parsed.description == record.domain else {

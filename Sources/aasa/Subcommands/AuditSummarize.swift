@@ -96,7 +96,7 @@ extension AASACommand.Audit {
         func run() throws {
             let time = atTime.flatMap(TimeArgument.parse) ?? Date()
             var summary = FleetSummary()
-            let decoder = AuditRecord.decoder()
+            let decoder = AuditLine.decoder()
             // Each domain's entry of the HTML page (its last record's), for that format only.
             var entries: PageEntries? = format == .html && list.isEmpty ? PageEntries(saved: savedDirectory) : nil
             let read = files.map { Self.read($0, into: &summary, entries: &entries, decoder: decoder) }
@@ -196,17 +196,10 @@ extension AASACommand.Audit {
                 if truncated {
                     problem = "a line longer than \(maximumLineLength / 1024 / 1024) MiB is no audit record"
                 } else {
-                    // With the page, its detail comes from the same reading of the line.
-                    let read =
-                        entries == nil
-                        ? AuditRecord.parse(line, decoder: decoder).map {
-                            (record: $0, detail: FleetDomainDetail?.none)
-                        }
-                        : FleetDomainDetail.parse(Data(utf8: line), decoder: decoder)
-                    switch read {
-                    case .success(let (record, detail)):
-                        summary.add(record)
-                        entries?.add(record, detail: detail)
+                    switch AuditLine.parse(Data(utf8: line), decoder: decoder) {
+                    case .success(let record):
+                        summary.add(record.report)
+                        entries?.add(record)
                         file.records += 1
                         continue
                     case .failure(let failure): problem = failure.description
@@ -234,22 +227,15 @@ extension AASACommand.Audit.Summarize {
 
         init(saved: String?) { self.saved = saved }
 
-        /// Adds the entry of `record`, with its `detail`. A record whose detail the page could
-        /// not read (nil) is still a row: its domain, verdict and findings' rules.
-        mutating func add(_ record: AuditRecord, detail: FleetDomainDetail?) {
-            var detail =
-                detail
-                ?? FleetDomainDetail(
-                    domain: record.domain, verdict: record.verdict, paths: [], tls: nil, file: nil,
-                    findings: record.diagnostics.map {
-                        .init(rule: $0.rule, severity: $0.severity, message: "", url: nil)
-                    })
+        /// Adds the entry of `record`.
+        mutating func add(_ record: AuditLine) {
+            var detail = FleetDomainDetail(record)
             if let saved { detail.saved = AuditSaver.savedFiles(of: detail.domain, in: saved) }
             do {
-                byDomain[record.domain.lowercased()] = try FleetPage.Entry(detail)
+                byDomain[detail.domain.lowercased()] = try FleetPage.Entry(detail)
             } catch {
                 // JSON encoding fails only on a number it cannot hold, which a detail has none of.
-                Diagnostics.emit(record.domain, .warning, "left out of the HTML page: \(error)")
+                Diagnostics.emit(detail.domain, .warning, "left out of the HTML page: \(error)")
             }
         }
     }
