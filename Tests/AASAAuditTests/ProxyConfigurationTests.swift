@@ -188,34 +188,4 @@ struct ProxyConfigurationTests {
         #expect(proxied.connectFailure(.connection("refused")).rule == HostingRules.localProxyFailure)
         #expect(!bypassed.connectFailure(.connection("refused")).isLocal)
     }
-
-    @Test func connectRequestNamesTheOriginAndCarriesCredentials() throws {
-        let request = ProxyTunnelHandler.Request(
-            proxy: try ProxyURL.parse("http://u:p@127.0.0.1:3128"),
-            target: FetchTarget(host: "::1", port: 8443, path: "/x"), userAgent: "aasa-audit")
-        #expect(
-            request.bytes
-                == "CONNECT [::1]:8443 HTTP/1.1\r\nHost: [::1]:8443\r\nUser-Agent: aasa-audit\r\nProxy-Authorization: Basic dTpw\r\nProxy-Connection: Keep-Alive\r\n\r\n"
-        )
-    }
-
-    @Test func statusLinesAndHeaderEnds() {
-        #expect(ProxyTunnelHandler.status(of: "HTTP/1.1 200 Connection established") == 200)
-        #expect(ProxyTunnelHandler.status(of: "HTTP/1.0 407 Proxy Authentication Required") == 407)
-        #expect(ProxyTunnelHandler.status(of: "HTTP/1.1 200") == 200)
-        #expect(ProxyTunnelHandler.status(of: "SSH-2.0-OpenSSH") == nil)
-        #expect(ProxyTunnelHandler.status(of: "HTTP/2 200 OK") == nil)
-        #expect(ProxyTunnelHandler.status(of: "HTTP/1.1 2000 OK") == nil)
-        #expect(ProxyTunnelHandler.quote("HTTP/1.1 403 no") == "'HTTP/1.1 403 no'")
-        #expect(
-            ProxyTunnelHandler.quote(String(repeating: "x", count: 200)) == "'" + String(repeating: "x", count: 160)
-                + "…'")
-        func end(_ text: String) -> Int? {
-            let buffer = ByteBuffer(string: text)
-            return ProxyTunnelHandler.headerEnd(in: buffer.readableBytesView)
-        }
-        #expect(end("HTTP/1.1 200 OK\r\n\r\nrest") == 19)
-        #expect(end("HTTP/1.1 200 OK\n\nrest") == 17)
-        #expect(end("HTTP/1.1 200 OK\r\nX: y\r\n") == nil)
-    }
 }

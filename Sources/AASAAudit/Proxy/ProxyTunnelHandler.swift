@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import NIOHTTP1
 
 /// Opens a CONNECT tunnel through an HTTP proxy before anything else speaks: first in the
 /// pipeline, it holds back `channelActive` from the handlers after it (TLS, HTTP), sends
@@ -8,13 +9,21 @@ import NIOCore
 /// After that it passes everything through unchanged. `opened` (if given) succeeds then, or
 /// fails with the ``ProxyTunnelError``: for a caller that adds TLS once the tunnel is open.
 ///
+/// The exchange is NIOHTTP1's: when added, the handler puts an `HTTPRequestEncoder` and an
+/// `HTTPResponseDecoder` (its header list capped at ``maximumHeaderSize``) before itself, and a
+/// ``ProxyAnswerSniffer`` before them, which keeps the first line of the answer as it came, for
+/// the message. What each event means is ``ProxyTunnelStateMachine``'s; this handler executes
+/// its actions, and removes the three helpers once the tunnel is open (bytes after the answer
+/// go on to the handlers after it).
+///
 /// A proxy that refuses, closes or sends something that is not HTTP fails the fetch with a
 /// ``ProxyTunnelError``, whose text names the proxy and quotes its status line (the proxy's
 /// text is not trusted: cut to 160 characters here, escaped by the text output).
-final class ProxyTunnelHandler: ChannelInboundHandler {
-    typealias InboundIn = ByteBuffer
+final class ProxyTunnelHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPClientResponsePart
     typealias InboundOut = ByteBuffer
-    typealias OutboundOut = ByteBuffer
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = HTTPClientRequestPart
 
     /// What to ask the proxy for.
     struct Request {
@@ -28,25 +37,35 @@ final class ProxyTunnelHandler: ChannelInboundHandler {
             return "\(host):\(target.port)"
         }
 
-        var bytes: String {
-            var text = "CONNECT \(authority) HTTP/1.1\r\nHost: \(authority)\r\nUser-Agent: \(userAgent)\r\n"
-            if let authorization = proxy.authorization { text += "Proxy-Authorization: \(authorization)\r\n" }
-            return text + "Proxy-Connection: Keep-Alive\r\n\r\n"
+        /// The CONNECT request's head.
+        var head: HTTPRequestHead {
+            var headers = HTTPHeaders([("Host", authority), ("User-Agent", userAgent)])
+            if let authorization = proxy.authorization {
+                headers.add(name: "Proxy-Authorization", value: authorization)
+            }
+            headers.add(name: "Proxy-Connection", value: "Keep-Alive")
+            return HTTPRequestHead(version: .http1_1, method: .CONNECT, uri: authority, headers: headers)
         }
     }
 
-    /// The most the proxy's answer header may hold.
+    /// The most the proxy's answer header fields may hold.
     static let maximumHeaderSize = 16_384
 
     private let request: Request
-    private var header: ByteBuffer?
-    private var established = false
-    private var failed = false
+    private var machine = ProxyTunnelStateMachine()
     private var opened: EventLoopPromise<Void>?
+    private let sniffer = ProxyAnswerSniffer()
+    private let encoder = HTTPRequestEncoder()
+    private let decoder: ByteToMessageHandler<HTTPResponseDecoder>
 
     init(_ request: Request, opened: EventLoopPromise<Void>? = nil) {
         self.request = request
         self.opened = opened
+        var limits = NIOHTTPDecoderLimitConfiguration()
+        limits.maxHeaderListSize = Self.maximumHeaderSize
+        decoder = ByteToMessageHandler(
+            HTTPResponseDecoder(
+                leftOverBytesStrategy: .forwardBytes, informationalResponseStrategy: .drop, limitConfiguration: limits))
     }
 
     /// Completes `opened` once.
@@ -56,143 +75,126 @@ final class ProxyTunnelHandler: ChannelInboundHandler {
         promise?.completeWith(result)
     }
 
+    func handlerAdded(context: ChannelHandlerContext) {
+        do {
+            try context.pipeline.syncOperations.addHandlers([sniffer, encoder, decoder], position: .before(self))
+        } catch {
+            execute(machine.error(described: FetchFailure.describe(error)), context: context)
+        }
+    }
+
     func handlerRemoved(context: ChannelHandlerContext) {
         settle(.failure(ChannelError.ioOnClosedChannel))
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        var buffer = context.channel.allocator.buffer(capacity: 256)
-        buffer.writeString(request.bytes)
-        context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+        execute(machine.channelActive(), context: context)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if established {
+        guard machine.state != .established else {
+            // Bytes after the answer (forwarded by the decoder as it goes) and the tunnel's own.
             context.fireChannelRead(data)
             return
         }
-        guard !failed else { return }
-        var incoming = unwrapInboundIn(data)
-        if header == nil {
-            header = incoming
-        } else {
-            header?.writeBuffer(&incoming)
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            execute(machine.head(status: Int(head.status.code), statusLine: sniffer.firstLine), context: context)
+        case .body: break
+        case .end: execute(machine.end(), context: context)
         }
-        guard var buffer = header else { return }
-        let view = buffer.readableBytesView
-        let start: [UInt8] = Array(view.prefix(5))
-        let expected: [UInt8] = Array("HTTP/".utf8.prefix(start.count))
-        if start != expected {
-            // Not HTTP from its first bytes (a TLS port, an SSH banner): no need to wait for more.
-            let line = String(decoding: view.prefix(160).prefix(while: { $0 != 0x0D && $0 != 0x0A }), as: UTF8.self)
-            fail(
-                context,
-                "the proxy \(request.proxy) did not answer the CONNECT for \(request.authority) in HTTP: \(Self.quote(line))"
-            )
-            return
-        }
-        guard let end = Self.headerEnd(in: view) else {
-            if buffer.readableBytes > Self.maximumHeaderSize {
-                fail(context, "the proxy \(request.proxy) sent an answer header over \(Self.maximumHeaderSize) bytes")
-            }
-            return
-        }
-        let headerLength = end - view.startIndex
-        let text = buffer.readString(length: headerLength) ?? ""
-        // By scalars: "\r\n" is one Character.
-        let statusLine = String(
-            String.UnicodeScalarView(text.unicodeScalars.prefix(while: { $0 != "\r" && $0 != "\n" })))
-        switch Self.status(of: statusLine) {
-        case .some(200..<300):
-            established = true
-            header = nil
-            context.fireChannelActive()
-            if buffer.readableBytes > 0 { context.fireChannelRead(wrapInboundOut(buffer)) }
-            settle(.success(()))
-        case let code:
-            fail(context, failure(code: code, statusLine: statusLine), as: code.map { $0 >= 500 } == true)
-        }
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        // Only the tunnel's own bytes (TLS) come here, once it is open.
+        context.write(data, promise: promise)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        if established {
-            context.fireChannelInactive()
-        } else if !failed {
-            let received = header?.readableBytes ?? 0
-            fail(
-                context,
-                received == 0
-                    ? "the proxy \(request.proxy) closed the connection without answering the CONNECT for \(request.authority)"
-                    : "the proxy \(request.proxy) closed the connection in the middle of its answer to the CONNECT for \(request.authority)"
-            )
-        }
+        execute(machine.closed(received: sniffer.received > 0), context: context)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if established || failed || error is ProxyTunnelError {
+        let action: ProxyTunnelStateMachine.Action
+        switch error {
+        case is ProxyTunnelError: action = .forward
+        case HTTPParserError.headerOverflow: action = machine.headerTooLarge()
+        case HTTPParserError.invalidEOFState: action = machine.closed(received: true)
+        case is HTTPParserError: action = machine.notHTTP()
+        default: action = machine.error(described: FetchFailure.describe(error))
+        }
+        if case .forward = action {
             context.fireErrorCaught(error)
-            return
-        }
-        fail(context, "the connection to the proxy \(request.proxy) failed: \(FetchFailure.describe(error))")
-    }
-
-    /// What a non-2xx answer means.
-    private func failure(code: Int?, statusLine: String) -> String {
-        let quoted = Self.quote(statusLine)
-        let proxy = request.proxy
-        switch code {
-        case nil:
-            return "the proxy \(proxy) did not answer the CONNECT for \(request.authority) in HTTP: \(quoted)"
-        case 401, 407:
-            let why =
-                proxy.authorization == nil
-                ? "it asks for credentials: give them as http://user:password@host:port"
-                : "it refused the credentials given"
-            return "the proxy \(proxy) refused the tunnel to \(request.authority) (\(quoted)): \(why)"
-        case .some(500...):
-            return "the proxy \(proxy) could not open a tunnel to \(request.authority): \(quoted)"
-        default:
-            return "the proxy \(proxy) refused the tunnel to \(request.authority): \(quoted)"
+        } else {
+            execute(action, context: context)
         }
     }
 
-    /// Fails the fetch; `upstream` when the proxy says it could not reach the origin (5xx),
-    /// which is reported as the domain's connection failure, not the proxy's.
-    private func fail(_ context: ChannelHandlerContext, _ message: String, as upstream: Bool = false) {
-        failed = true
-        header = nil
-        let error = ProxyTunnelError(failure: upstream ? .connection(message) : .proxy(message))
-        settle(.failure(error))
-        context.fireErrorCaught(error)
-        context.close(promise: nil)
-    }
-
-    /// The index just past the blank line that ends the header, if it has arrived.
-    static func headerEnd(in bytes: ByteBufferView) -> Int? {
-        var index = bytes.startIndex
-        var newlines = 0
-        while index < bytes.endIndex {
-            switch bytes[index] {
-            case UInt8(ascii: "\n"):
-                newlines += 1
-                if newlines == 2 { return index + 1 }
-            case UInt8(ascii: "\r"): break
-            default: newlines = 0
+    private func execute(_ action: ProxyTunnelStateMachine.Action, context: ChannelHandlerContext) {
+        switch action {
+        case .sendConnect:
+            context.write(wrapOutboundOut(.head(request.head)), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        case .establish:
+            // The helpers leave first (the decoder on the loop's next turn): the tunnel's bytes,
+            // the TLS handshake's among them, must not meet the HTTP encoder or decoder.
+            let pipeline = context.pipeline.syncOperations
+            let removed = [sniffer, encoder, decoder].map { (helper: any RemovableChannelHandler) in
+                let promise = context.eventLoop.makePromise(of: Void.self)
+                pipeline.removeHandler(helper, promise: promise)
+                return promise.futureResult
             }
-            index += 1
+            EventLoopFuture.andAllSucceed(removed, on: context.eventLoop).assumeIsolated().whenComplete { result in
+                switch result {
+                case .success:
+                    context.fireChannelActive()
+                    self.settle(.success(()))
+                case .failure(let error):
+                    self.execute(.fail(.connection(FetchFailure.describe(error))), context: context)
+                }
+            }
+        case .fail(let failure):
+            let message = self.message(failure)
+            let error = ProxyTunnelError(failure: failure.isUpstream ? .connection(message) : .proxy(message))
+            settle(.failure(error))
+            context.fireErrorCaught(error)
+            context.close(promise: nil)
+        case .forward, .none:
+            break
         }
-        return nil
     }
 
-    /// The status code of `HTTP/1.x NNN reason`, or nil if the line is not one.
-    static func status(of line: String) -> Int? {
-        let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), parts[1].count == 3, let code = Int(parts[1]),
-            (100...599).contains(code)
-        else {
-            return nil
+    /// The words of a failure: the proxy named, its status line quoted.
+    private func message(_ failure: ProxyTunnelStateMachine.Failure) -> String {
+        let proxy = request.proxy
+        let authority = request.authority
+        switch failure {
+        case .notHTTP:
+            return
+                "the proxy \(proxy) did not answer the CONNECT for \(authority) in HTTP: \(Self.quote(sniffer.firstLine))"
+        case .headerTooLarge:
+            return "the proxy \(proxy) sent an answer header over \(Self.maximumHeaderSize) bytes"
+        case .closed(let midAnswer):
+            return midAnswer
+                ? "the proxy \(proxy) closed the connection in the middle of its answer to the CONNECT for \(authority)"
+                : "the proxy \(proxy) closed the connection without answering the CONNECT for \(authority)"
+        case .connection(let described):
+            return "the connection to the proxy \(proxy) failed: \(described)"
+        case .refused(let status, let statusLine):
+            let quoted = Self.quote(statusLine)
+            switch status {
+            case 401, 407:
+                let why =
+                    proxy.authorization == nil
+                    ? "it asks for credentials: give them as http://user:password@host:port"
+                    : "it refused the credentials given"
+                return "the proxy \(proxy) refused the tunnel to \(authority) (\(quoted)): \(why)"
+            case 500...:
+                return "the proxy \(proxy) could not open a tunnel to \(authority): \(quoted)"
+            default:
+                return "the proxy \(proxy) refused the tunnel to \(authority): \(quoted)"
+            }
         }
-        return code
     }
 
     /// The proxy's line in quotes, cut to 160 characters. Its controls stay as they are, as
