@@ -91,24 +91,22 @@ public struct Converter: Sendable {
         if detection.kind.isSigned {
             if let verifier = options.verifier {
                 let result = verifier.verify(detection)
-                guard let checked = result.content else {
-                    switch result.verdict {
-                    case .notSigned(let detail), .malformed(let detail):
-                        throw Failure(
-                            isVerificationFailure: false, code: result.verdict.code, message: "not converted: \(detail)"
-                        )
-                    default:
-                        throw Failure(
-                            isVerificationFailure: true, code: result.verdict.code,
-                            message: "not converted: \(result.refusal); nothing written")
+                switch result.contentDecision {
+                case .content(let checked, let note):
+                    content = checked
+                    if let note {
+                        notes.append(Note(level: .note, message: note))
+                        source = "\(detection.kind.rawValue), valid when signed (--historical)"
+                    } else {
+                        source = "\(detection.kind.rawValue), verified"
                     }
-                }
-                content = checked
-                if let note = result.historicalNote {
-                    notes.append(Note(level: .note, message: note))
-                    source = "\(detection.kind.rawValue), valid when signed (--historical)"
-                } else {
-                    source = "\(detection.kind.rawValue), verified"
+                case .nothingToTake(let reason, _):
+                    throw Failure(
+                        isVerificationFailure: false, code: result.verdict.code, message: "not converted: \(reason)")
+                case .refused(let reason):
+                    throw Failure(
+                        isVerificationFailure: true, code: result.verdict.code,
+                        message: "not converted: \(reason); nothing written")
                 }
             } else {
                 guard let message = file.message, !message.signerInfos.isEmpty, message.hasContent else {

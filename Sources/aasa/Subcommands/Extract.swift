@@ -113,26 +113,9 @@ extension AASACommand {
                         "the content is UNVERIFIED (--no-verify): its signature and signer were not checked")
                 } else {
                     let result = try trust.makeVerifier(limits: limits.library).verify(data)
-                    let fetching = trust.fetchIssuers
-                    guard let verified = result.content else {
-                        switch result.verdict {
-                        case .notSigned where result.kind == .json:
-                            throw CLIFailure(file, "nothing to extract: the file is already plain JSON")
-                        case .notSigned(let detail), .malformed(let detail):
-                            // Not a usable signed file at all: wrong input, not a failed check.
-                            throw CLIFailure(file, "nothing to extract: \(detail)", code: result.verdict.code)
-                        default: break
-                        }
-                        throw CLIFailure(
-                            file,
-                            MissingIssuerHint.adding(
-                                to: "not extracted: \(result.refusal)", code: result.verdict.code,
-                                fetching: fetching),
-                            status: ExitStatus.checkFailed,
-                            code: result.verdict.code)
-                    }
+                    let (verified, note) = try Self.content(of: result, path: file, fetching: trust.fetchIssuers)
                     content = verified
-                    if let note = result.historicalNote { Diagnostics.emit(file, .note, note) }
+                    if let note { Diagnostics.emit(file, .note, note) }
                 }
                 if lf { content = LineEndingStyle.crlfToLF(content) }
                 try OutputFile.write(content, to: output, noClobber: clobber.noClobber)
@@ -159,25 +142,10 @@ extension AASACommand {
                     let data = try limits.read(item)
                     var content: Data
                     if let verifier = shared {
-                        let result = verifier.verify(data)
-                        guard let verified = result.content else {
-                            switch result.verdict {
-                            case .notSigned where result.kind == .json:
-                                throw CLIFailure(item.path, "nothing to extract: the file is already plain JSON")
-                            case .notSigned(let detail), .malformed(let detail):
-                                throw CLIFailure(item.path, "nothing to extract: \(detail)", code: result.verdict.code)
-                            default:
-                                throw CLIFailure(
-                                    item.path,
-                                    MissingIssuerHint.adding(
-                                        to: "not extracted: \(result.refusal)", code: result.verdict.code,
-                                        fetching: fetching),
-                                    status: ExitStatus.checkFailed,
-                                    code: result.verdict.code)
-                            }
-                        }
+                        let (verified, note) = try Self.content(
+                            of: verifier.verify(data), path: item.path, fetching: fetching)
                         content = verified
-                        if let note = result.historicalNote { output.emit(item.path, .note, note) }
+                        if let note { output.emit(item.path, .note, note) }
                     } else {
                         content = try Self.unverifiedContent(of: data, path: item.path, limits: limits.library)
                         output.emit(
@@ -209,6 +177,27 @@ extension AASACommand {
                 unreadable == 0 ? "" : "\(unreadable) unreadable or not signed",
             ])
             try frontend.exit()
+        }
+
+        /// The verified content of `result` and its note, or the failure to report: the
+        /// library's decision (``VerificationResult/contentDecision``) in extract's words.
+        private static func content(
+            of result: VerificationResult, path: String, fetching: Bool
+        ) throws -> (Data, note: String?) {
+            switch result.contentDecision {
+            case .content(let content, let note):
+                return (content, note)
+            case .nothingToTake(let reason, let alreadyPlainJSON):
+                // Not a usable signed file at all: wrong input, not a failed check.
+                throw CLIFailure(
+                    path, "nothing to extract: \(reason)", code: alreadyPlainJSON ? nil : result.verdict.code)
+            case .refused(let reason):
+                throw CLIFailure(
+                    path,
+                    MissingIssuerHint.adding(
+                        to: "not extracted: \(reason)", code: result.verdict.code, fetching: fetching),
+                    status: ExitStatus.checkFailed, code: result.verdict.code)
+            }
         }
 
         /// The content of a signed file without verifying it (`--no-verify`).
