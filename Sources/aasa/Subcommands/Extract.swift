@@ -92,50 +92,29 @@ extension AASACommand {
             }
         }
 
+        /// One road for one file and for many (swift-format's Frontend): the trust store loaded
+        /// once, each file's work given to ``BatchFrontend``. A single file's JSON goes to `-o`
+        /// (standard output by default); a batch's, under `--out-dir`, with a note per file and
+        /// a summary.
         func run() throws {
-            if let outDirectory {
-                try runBatch(into: outDirectory)
-            } else {
-                try runSingle(files[0])
-            }
-        }
-
-        private func runSingle(_ file: String) throws {
-            try reportingFailures(path: file) {
-                try OutputFile.ensureDistinct(output: output, from: [file] + trust.inputFiles)
-                let limits = self.limits.values
-                let data = try limits.read(file)
-                var content: Data
-                if noVerify {
-                    content = try Self.unverifiedContent(of: data, path: file, limits: limits.library)
-                    Diagnostics.emit(
-                        file, .warning,
-                        "the content is UNVERIFIED (--no-verify): its signature and signer were not checked")
-                } else {
-                    let result = try trust.makeVerifier(limits: limits.library).verify(data)
-                    let (verified, note) = try Self.content(of: result, path: file, fetching: trust.fetchIssuers)
-                    content = verified
-                    if let note { Diagnostics.emit(file, .note, note) }
-                }
-                if lf { content = LineEndingStyle.crlfToLF(content) }
-                try OutputFile.write(content, to: output, noClobber: clobber.noClobber)
-            }
-        }
-
-        /// Many files into `directory`: one verifier (fixed time, chain cache), `--jobs` at a time.
-        private func runBatch(into directory: String) throws {
             var verifier: Verifier?
             var destinations: [String] = []
             let expansion = batch.expand(files, what: "extract")
             let items = expansion.items
             let limits = self.limits.values
             try reportingFailures(path: batch.firstInput(files)) {
-                destinations = try BatchInput.destinations(
-                    for: items, in: directory, otherInputs: trust.inputFiles)
+                if let outDirectory {
+                    destinations = try BatchInput.destinations(
+                        for: items, in: outDirectory, otherInputs: trust.inputFiles)
+                } else {
+                    try OutputFile.ensureDistinct(output: output, from: files + trust.inputFiles)
+                    destinations = items.map { _ in output }
+                }
                 if !noVerify { verifier = try trust.makeVerifier(limits: limits.library).forBatch() }
             }
             var frontend = BatchFrontend("extract", expansion)
             let (lf, shared, noClobber, fetching) = (lf, verifier, clobber.noClobber, trust.fetchIssuers)
+            let directory = outDirectory
             frontend.run(Array(zip(items, destinations)), threads: batch.workerCount) { item, destination in
                 var output = BatchOutput()
                 do {
@@ -153,6 +132,16 @@ extension AASACommand {
                             "the content is UNVERIFIED (--no-verify): its signature and signer were not checked")
                     }
                     if lf { content = LineEndingStyle.crlfToLF(content) }
+                    guard let directory else {
+                        // One file: to -o, or in its place among the outputs on standard output.
+                        if destination == "-" {
+                            output.write(content)
+                        } else {
+                            try OutputFile.write(content, to: destination, noClobber: noClobber)
+                        }
+                        output.outcome = "extracted"
+                        return output
+                    }
                     try OutputFile.write(
                         content, under: directory, relative: item.relative, path: destination,
                         policy: OutputFile.Policy(durable: false, noClobber: noClobber))
@@ -168,14 +157,17 @@ extension AASACommand {
                 return output
             }
             frontend.finishOutput()
-            OutputFile.flush(destinations)
-            let tally = frontend.tally
-            let failed = tally.count("failed verification"), unreadable = tally.count("unreadable")
-            frontend.summarize([
-                "\(tally.count("extracted")) of \(Counted.files(tally.total)) extracted",
-                failed == 0 ? "" : "\(failed) failed verification (nothing written for \(failed == 1 ? "it" : "them"))",
-                unreadable == 0 ? "" : "\(unreadable) unreadable or not signed",
-            ])
+            if outDirectory != nil {
+                OutputFile.flush(destinations)
+                let tally = frontend.tally
+                let failed = tally.count("failed verification"), unreadable = tally.count("unreadable")
+                frontend.summarize([
+                    "\(tally.count("extracted")) of \(Counted.files(tally.total)) extracted",
+                    failed == 0
+                        ? "" : "\(failed) failed verification (nothing written for \(failed == 1 ? "it" : "them"))",
+                    unreadable == 0 ? "" : "\(unreadable) unreadable or not signed",
+                ])
+            }
             try frontend.exit()
         }
 
