@@ -73,40 +73,12 @@ extension AASACommand {
             try batch.refuseListOnStandardInput(files)
         }
 
+        /// One road for one file and for many (swift-format's Frontend): one verifier (fixed
+        /// time, chain cache), each file's work given to ``BatchFrontend``, `--jobs` at a time, in
+        /// input order. A single file (in text) gets the whole report; a batch, a line per file and
+        /// a summary. The end-of-run reports take a batch's form for any number of files.
         func run() throws {
-            // The end-of-run reports take the batch path: one document for any number of files.
-            if batch.isBatch(files) || format.value.isReport {
-                try runBatch()
-            } else {
-                try runSingle(files[0])
-            }
-        }
-
-        private func runSingle(_ file: String) throws {
-            try reportingFailures(path: file) {
-                let limits = self.limits.values
-                let verifier = try trust.makeVerifier(limits: limits.library)
-                let data = try limits.read(file)
-                let result = verifier.verify(data)
-                let report = VerificationReport(path: file, result: result, options: verifier.options)
-                let records = RecordPrinter(format: format.value, kind: .verify, array: nil)
-                // --quiet: nothing for a file that passes, as in a batch.
-                if !(Display.quiet && format.value == .text && result.isAccepted) {
-                    StandardStreams.out(
-                        try records.render(report, text: TextReport.verification(path: file, result: result)))
-                }
-                if !result.isAccepted {
-                    throw CLIFailure(
-                        file,
-                        MissingIssuerHint.adding(
-                            to: result.refusal, code: result.verdict.code, fetching: trust.fetchIssuers),
-                        status: ExitStatus.checkFailed, code: result.verdict.code)
-                }
-            }
-        }
-
-        /// Many files: one verifier (fixed time, chain cache), `--jobs` at a time, in input order.
-        private func runBatch() throws {
+            let single = !batch.isBatch(files) && !format.value.isReport
             var verifier: Verifier?
             let limits = self.limits.values
             try reportingFailures(path: batch.firstInput(files)) {
@@ -115,7 +87,7 @@ extension AASACommand {
             guard let verifier else { throw ExitStatus.badInput }
             let expansion = batch.expand(files, what: "verify", streaming: true)
             var frontend = BatchFrontend("verify", expansion)
-            let records = frontend.startOutput(format.value, .verify, single: false, layout: .document)
+            let records = frontend.startOutput(format.value, .verify, single: single, layout: .document)
             var reports = ReportCollector(format.value, scope: .verify, rules: report, failOn: .error)
             expansion.failures.forEach { reports.unreadable($0) }
             let collects = reports.collects
@@ -131,7 +103,9 @@ extension AASACommand {
                         output.write(
                             try records.render(
                                 VerificationReport(path: item.path, result: result, options: verifier.options),
-                                text: ["\(Diagnostics.displayName(item.path)): \(result.verdict.code)"]))
+                                text: single
+                                    ? TextReport.verification(path: item.path, result: result)
+                                    : ["\(Diagnostics.displayName(item.path)): \(result.verdict.code)"]))
                         output.outcome = result.verdict.code
                         if !result.isAccepted {
                             output.fail(
@@ -154,6 +128,7 @@ extension AASACommand {
                 }, failed: { reports.unreadable($0) })
             frontend.finishOutput()
             try reports.finish()
+            guard !single else { return try frontend.exit() }
             let tally = frontend.tally
             let invalid = tally.list(except: ["valid", "valid-then", "unreadable"])
             let validThen = tally.count("valid-then")
