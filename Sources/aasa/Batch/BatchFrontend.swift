@@ -78,20 +78,22 @@ struct BatchFrontend {
     /// input order, whatever the number of threads. An output whose outcome is "unreadable" or
     /// "skipped" is no element of the JSON array. For the commands that need every file first:
     /// the expansion holds no list still to read.
-    mutating func run<Job: Sendable>(_ jobs: [Job], threads: Int, work: @escaping @Sendable (Job) -> BatchOutput) {
-        run(jobs, threads: threads, output: { $0 }, work: work, then: { _, _, _ in })
+    mutating func run<Job: Sendable>(
+        _ jobs: [Job], threads: @autoclosure () -> Int, work: @escaping @Sendable (Job) -> BatchOutput
+    ) {
+        run(jobs, threads: jobs.count > 1 ? threads() : 1, output: { $0 }, work: work, then: { _, _, _ in })
     }
 
     /// As ``run(_:threads:work:)`` for work that gives more than its output: `then` gets each
     /// file's whole result on the calling thread, in input order, after its output is printed,
     /// with whether standard output took it.
     mutating func run<Job: Sendable, Result: Sendable>(
-        _ jobs: [Job], threads: Int, output: (Result) -> BatchOutput,
+        _ jobs: [Job], threads: @autoclosure () -> Int, output: (Result) -> BatchOutput,
         work: @escaping @Sendable (Job) -> Result, then handle: (_ index: Int, Result, _ printed: Bool) -> Void
     ) {
         precondition(list == nil, "a --files-from list is read whole (expand(streaming: false)) for jobs of its own")
         BatchRunner.run(
-            jobs, jobs: threads, work: work,
+            jobs, jobs: jobs.count > 1 ? threads() : 1, work: work,
             deliver: { index, result in
                 filesTaken += 1
                 let printed = deliver(output(result), path: items[index].path, index: index)
@@ -101,8 +103,8 @@ struct BatchFrontend {
 
     /// Runs `work` on every item: the command line's, then the `--files-from` list's as it is
     /// read.
-    mutating func run(threads: Int, work: @escaping @Sendable (BatchInput) -> BatchOutput) {
-        run(threads: threads, output: { $0 }, work: work, then: { _, _, _ in })
+    mutating func run(threads: @autoclosure () -> Int, work: @escaping @Sendable (BatchInput) -> BatchOutput) {
+        run(threads: threads(), output: { $0 }, work: work, then: { _, _, _ in })
     }
 
     /// As ``run(threads:work:)`` for work that gives more than its output: `then` gets each
@@ -110,14 +112,17 @@ struct BatchFrontend {
     /// printed, with whether standard output took it; `failed` gets each entry of a
     /// `--files-from` list that names no file aasa can take, after it is reported.
     mutating func run<Result: Sendable>(
-        threads: Int, output: (Result) -> BatchOutput, work: @escaping @Sendable (BatchInput) -> Result,
+        threads: @autoclosure () -> Int, output: (Result) -> BatchOutput,
+        work: @escaping @Sendable (BatchInput) -> Result,
         then handle: (BatchInput, Result, _ printed: Bool) -> Void, failed: (CLIFailure) -> Void = { _ in }
     ) {
         var commandLine = items.makeIterator()
         let list = self.list
+        // The processor count (cgroup files on Linux) only when there is more than one file.
+        let jobs = list == nil && items.count <= 1 ? 1 : threads()
         BatchRunner.run(
             next: { commandLine.next().map(BatchItem.file) ?? list?.next() },
-            expected: list == nil ? items.count : nil, jobs: threads,
+            expected: list == nil ? items.count : nil, jobs: jobs,
             work: { item -> Taken<Result> in
                 switch item {
                 case .file(let input): .file(input, work(input))

@@ -20,7 +20,11 @@ struct ReportOptions: ParsableArguments {
 
     /// The environment variable's value, when set and not empty.
     private var environmentValue: String? {
-        ProcessInfo.processInfo.environment[Self.environmentVariable].flatMap { $0.isEmpty ? nil : $0 }
+        // getenv, not ProcessInfo's environment, which copies every variable into a dictionary:
+        // every verify, check and lint pays for it at start-up.
+        guard let value = getenv(Self.environmentVariable) else { return nil }
+        let text = String(cString: value)
+        return text.isEmpty ? nil : text
     }
 
     /// The base to use: the option, else the environment variable when it is usable, else

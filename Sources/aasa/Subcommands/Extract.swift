@@ -110,7 +110,11 @@ extension AASACommand {
                     try OutputFile.ensureDistinct(output: output, from: files + trust.inputFiles)
                     destinations = items.map { _ in output }
                 }
-                if !noVerify { verifier = try trust.makeVerifier(limits: limits.library).forBatch() }
+                if !noVerify {
+                    let made = try trust.makeVerifier(limits: limits.library)
+                    // One file has no chain to share: the cache would only cost it time.
+                    verifier = items.count > 1 || expansion.list != nil ? made.forBatch() : made
+                }
             }
             var frontend = BatchFrontend("extract", expansion)
             let (lf, shared, noClobber, fetching) = (lf, verifier, clobber.noClobber, trust.fetchIssuers)

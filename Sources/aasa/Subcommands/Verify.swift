@@ -82,7 +82,9 @@ extension AASACommand {
             var verifier: Verifier?
             let limits = self.limits.values
             try reportingFailures(path: batch.firstInput(files)) {
-                verifier = try trust.makeVerifier(limits: limits.library).forBatch()
+                let made = try trust.makeVerifier(limits: limits.library)
+                // One file has no chain to share: the cache would only cost it time.
+                verifier = batch.isBatch(files) ? made.forBatch() : made
             }
             guard let verifier else { throw ExitStatus.badInput }
             let expansion = batch.expand(files, what: "verify", streaming: true)
