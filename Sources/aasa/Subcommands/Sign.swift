@@ -160,64 +160,37 @@ extension AASACommand {
             }
         }
 
+        /// One road for one file and for many (swift-format's Frontend): the identity loaded and
+        /// what depends on the signer alone checked once, each file's work given to
+        /// ``BatchFrontend``. A single file goes to `-o` (standard output for `-`), read as named
+        /// (a directory named with `-o` is refused as input); a batch's, under `--out-dir`, with a
+        /// note per file and a summary.
         func run() throws {
-            if let outDirectory, isBatch {
-                try runBatch(into: outDirectory)
-                return
-            }
-            guard let output else { throw ExitStatus.usage }
-            let input = inputs[0]
-            try reportingFailures(path: input) {
-                try OutputFile.ensureDistinct(
-                    output: output, from: [input, key, cert, chain, pkcs12, passphrase.file])
-                let identity = try loadIdentity()
-                let limits = self.limits.values
-                let content = try limits.read(input)
-                let options = SigningOptions(
-                    digest: digest, binary: binary, signedAttributes: signedAttributes, encoding: outform)
-                for check in SigningCheck.checks(
-                    content: content, identity: identity, options: options, limits: limits.library)
-                {
-                    if case .certificateNotValid = check, strict {
-                        throw CLIFailure(
-                            cert ?? pkcs12 ?? input, "refusing to sign (--strict): \(check)",
-                            status: ExitStatus.checkFailed)
-                    }
-                    if case .contentAlreadySigned = check, !wrapSigned { throw Self.alreadySigned(input, check) }
-                    let path: String
-                    switch check {
-                    case .certificateNotValid: path = cert ?? pkcs12 ?? input
-                    default: path = input
-                    }
-                    Diagnostics.emit(path, .warning, check.description)
-                }
-                let signed = try identity.sign(content, options: options)
-                try OutputFile.write(signed, to: output, noClobber: clobber.noClobber)
-            }
-        }
-
-        /// The refusal of an input that is already signed (status 2), with the ways out.
-        static func alreadySigned(_ path: String, _ check: SigningCheck) -> CLIFailure {
-            CLIFailure(
-                path,
-                "refusing to sign: \(check); 'aasa convert' takes its JSON out to sign, --wrap-signed signs it anyway")
-        }
-
-        /// Many files into `directory`: the identity loaded once, `--jobs` signatures at a time.
-        private func runBatch(into directory: String) throws {
+            let single = !isBatch
             var identity: SigningIdentity?
             var destinations: [String] = []
-            let expansion = batch.expand(inputs, what: "sign")
+            var expansion = BatchExpansion()
+            if single {
+                expansion.items = [BatchInput(path: inputs[0], relative: BatchInput.ownName(inputs[0]), explicit: true)]
+            } else {
+                expansion = batch.expand(inputs, what: "sign")
+            }
             let items = expansion.items
             let signerPath = cert ?? pkcs12 ?? batch.firstInput(inputs)
             let options = SigningOptions(
                 digest: digest, binary: binary, signedAttributes: signedAttributes, encoding: outform)
             let limits = self.limits.values
+            let otherInputs = [key, cert, chain, pkcs12, passphrase.file]
             try reportingFailures(path: batch.firstInput(inputs)) {
-                destinations = try BatchInput.destinations(
-                    for: items, in: directory, otherInputs: [key, cert, chain, pkcs12, passphrase.file])
+                if let outDirectory, !single {
+                    destinations = try BatchInput.destinations(for: items, in: outDirectory, otherInputs: otherInputs)
+                } else if let output {
+                    try OutputFile.ensureDistinct(output: output, from: inputs + otherInputs)
+                    destinations = items.map { _ in output }
+                }
                 let loaded = try loadIdentity()
-                // What depends on the signer alone is said once, not once per file.
+                // What depends on the signer alone is said once, not once per file (for a single
+                // file, in its place among the file's own checks).
                 for check in SigningCheck.checks(content: Data("{}".utf8), identity: loaded, options: options) {
                     switch check {
                     case .certificateNotValid:
@@ -225,9 +198,9 @@ extension AASACommand {
                             throw CLIFailure(
                                 signerPath, "refusing to sign (--strict): \(check)", status: ExitStatus.checkFailed)
                         }
-                        Diagnostics.emit(signerPath, .warning, check.description)
+                        if !single { Diagnostics.emit(signerPath, .warning, check.description) }
                     case .weakDigest:
-                        Diagnostics.emit(batch.firstInput(inputs), .warning, check.description)
+                        if !single { Diagnostics.emit(batch.firstInput(inputs), .warning, check.description) }
                     case .contentTooLarge, .contentNotJSON, .contentAlreadySigned:
                         break
                     }
@@ -236,8 +209,7 @@ extension AASACommand {
             }
             guard let identity else { throw ExitStatus.badInput }
             var frontend = BatchFrontend("sign", expansion)
-            let noClobber = clobber.noClobber
-            let wrapSigned = self.wrapSigned
+            let (noClobber, wrapSigned, directory) = (clobber.noClobber, wrapSigned, single ? nil : outDirectory)
             frontend.run(Array(zip(items, destinations)), threads: batch.workerCount) { item, destination in
                 var output = BatchOutput()
                 do {
@@ -249,10 +221,21 @@ extension AASACommand {
                         case .contentAlreadySigned where !wrapSigned: throw Self.alreadySigned(item.path, check)
                         case .contentTooLarge, .contentNotJSON, .contentAlreadySigned:
                             output.emit(item.path, .warning, check.description)
+                        case .certificateNotValid where single: output.emit(signerPath, .warning, check.description)
+                        case .weakDigest where single: output.emit(item.path, .warning, check.description)
                         case .certificateNotValid, .weakDigest: break  // said once, above
                         }
                     }
                     let signed = try identity.sign(content, options: options)
+                    guard let directory else {
+                        if destination == "-" {
+                            output.write(signed)
+                        } else {
+                            try OutputFile.write(signed, to: destination, noClobber: noClobber)
+                        }
+                        output.outcome = "signed"
+                        return output
+                    }
                     try OutputFile.write(
                         signed, under: directory, relative: item.relative, path: destination,
                         policy: OutputFile.Policy(durable: false, noClobber: noClobber))
@@ -264,6 +247,7 @@ extension AASACommand {
                 return output
             }
             frontend.finishOutput()
+            guard !single else { return try frontend.exit() }
             OutputFile.flush(destinations)
             let tally = frontend.tally
             let unreadable = tally.count("unreadable")
@@ -274,6 +258,13 @@ extension AASACommand {
                     : "\(unreadable) unreadable or not signed (nothing written for \(unreadable == 1 ? "it" : "them"))",
             ])
             try frontend.exit()
+        }
+
+        /// The refusal of an input that is already signed (status 2), with the ways out.
+        static func alreadySigned(_ path: String, _ check: SigningCheck) -> CLIFailure {
+            CLIFailure(
+                path,
+                "refusing to sign: \(check); 'aasa convert' takes its JSON out to sign, --wrap-signed signs it anyway")
         }
 
         private func loadIdentity() throws -> SigningIdentity {
