@@ -24,13 +24,24 @@ public struct DiagnosticLineWriter: ReportRecordWriter {
     /// The line of one finding in the file at `path`, without its newline: with the message's
     /// first sentence, or all of it when `explained`.
     public static func line(_ diagnostic: Diagnostic, path: String, explained: Bool = false) -> String {
-        var location = ReportSubject.displayName(path)
-        if let line = diagnostic.location.line {
-            location += ":\(line)"
-            if let column = diagnostic.location.column { location += ":\(column)" }
-        }
         let at = diagnostic.location.path.components.isEmpty ? "" : " (at \(diagnostic.location.path))"
-        return
-            "\(location): \(diagnostic.severity.rawValue): [\(diagnostic.rule.rawValue)] \(explained ? diagnostic.message : diagnostic.summary)\(at)"
+        return line(
+            path: path, line: diagnostic.location.line, column: diagnostic.location.column,
+            severity: diagnostic.severity.rawValue, tag: diagnostic.rule.rawValue,
+            message: (explained ? diagnostic.message : diagnostic.summary) + at)
+    }
+
+    /// The one shape of a diagnostic line, the CLI's own messages (`PATH: error: [code] …`)
+    /// and lint's findings alike: `PATH[:LINE[:COL]]: severity: [tag] message`, the path as
+    /// ``ReportSubject/displayName(_:)`` writes it, without the `[tag]` when there is none.
+    public static func line(
+        path: String, line: Int? = nil, column: Int? = nil, severity: String, tag: String?, message: String
+    ) -> String {
+        var location = ReportSubject.displayName(path)
+        if let line {
+            location += ":\(line)"
+            if let column { location += ":\(column)" }
+        }
+        return "\(location): \(severity): \(tag.map { "[\($0)] " } ?? "")\(message)"
     }
 }

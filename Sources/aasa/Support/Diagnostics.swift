@@ -23,9 +23,9 @@ enum Diagnostics {
     /// The line ``emit(_:_:_:code:)`` prints, with its newline, coloured when standard error
     /// takes colour (``TerminalColor``).
     static func line(_ path: String, _ severity: Severity, _ message: String, code: String? = nil) -> String {
-        let tag = code.map { "[\($0)] " } ?? ""
         // Path and message escaped (``TerminalText``): a diagnostic is always one line.
-        let line = TerminalText.line("\(displayName(path)): \(severity.rawValue): \(tag)\(message)")
+        let line = TerminalText.line(
+            DiagnosticLineWriter.line(path: path, severity: severity.rawValue, tag: code, message: message))
         return (TerminalColor.standardError ? TerminalColor.highlight(line) : line) + "\n"
     }
 
