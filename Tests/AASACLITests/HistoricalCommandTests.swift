@@ -82,4 +82,31 @@ struct HistoricalCommandTests {
         let plain = CLI.run(["check", CLI.realSigned(Self.artsy[0])])
         #expect(plain.stdoutText.contains("--historical"), "\(plain)")
     }
+
+    /// One `--at` (``CheckTimeOptions``) for every command that checks certificates: inspect's
+    /// historical check takes it too, as the store of that date. The artsy signer's notAfter is
+    /// 2016-02-15T23:59:59Z: valid-then inside its window, expired from then on.
+    @Test("inspect --historical --at: the check at that time; --at alone is a usage error")
+    func inspectTakesAt() throws {
+        let file = CLI.realSigned(Self.artsy[0])
+        let inside = CLI.run(["inspect", file, "--historical", "--at", "2015-09-15"])
+        #expect(inside.status == 0, "\(inside)")
+        #expect(inside.stdoutText.contains("against Mozilla's root store through time): valid-then"), "\(inside)")
+        let after = CLI.run(["inspect", file, "--historical", "--at", "2016-02-16T00:00:00Z"])
+        #expect(after.stdoutText.contains("against Mozilla's root store through time): expired"), "\(after)")
+        // OpenSSL counts a certificate expired at its notAfter second itself: the last second
+        // of the window is the one before.
+        let last = CLI.run(["inspect", file, "--historical", "--at", "2016-02-15T23:59:58Z"])
+        #expect(last.stdoutText.contains("): valid-then"), "the window's last second: \(last)")
+        let notAfter = CLI.run(["inspect", file, "--historical", "--at", "2016-02-15T23:59:59Z"])
+        #expect(notAfter.stdoutText.contains("): expired"), "the signer's notAfter: \(notAfter)")
+        let alone = CLI.run(["inspect", file, "--at", "2015-09-15"])
+        #expect(alone.status == 64, "\(alone)")
+        #expect(alone.stderr.contains("--at goes with --historical here"), "\(alone)")
+        for command in ["verify", "extract", "check", "convert", "inspect", "audit"] {
+            let help = CLI.run([command, "--help"])
+            #expect(
+                help.stdoutText.contains("Check certificates at this time instead of now"), "\(command): one --at")
+        }
+    }
 }

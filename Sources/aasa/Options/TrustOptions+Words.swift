@@ -14,11 +14,10 @@ extension TrustOptions {
         if anchors.noSystemRoots { words.append("--no-system-roots") }
         add("--intermediates", intermediateFiles)
         if purpose != .sslServer { add("--purpose", [purpose.rawValue]) }
-        add("--at", atTime.map { [$0] } ?? [])
+        words += checkTime.commandLineWords
         add("--domain", domain.map { [$0] } ?? [])
         add("--min-days-valid", minDaysValid.map { ["\($0)"] } ?? [])
         if partialChain { words.append("--partial-chain") }
-        if historical.enabled { words.append("--historical") }
         if allowWeakCrypto { words.append("--allow-weak-crypto") }
         if fetchIssuers { words.append("--fetch-issuers") }
         add("--fetch-timeout", fetchTimeout.map { ["\($0)"] } ?? [])

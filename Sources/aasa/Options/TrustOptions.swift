@@ -20,12 +20,6 @@ struct TrustOptions: ParsableArguments {
     var purpose: CertificatePurpose = .sslServer
 
     @Option(
-        name: .customLong("at"),
-        help: ArgumentHelp(
-            "Check validity at this time: ISO 8601 (2025-01-01T00:00:00Z) or Unix seconds.", valueName: "time"))
-    var atTime: String?
-
-    @Option(
         help: ArgumentHelp(
             "Require the signer certificate to be valid for this host (subjectAltName, TLS wildcards).",
             valueName: "name"))
@@ -39,7 +33,7 @@ struct TrustOptions: ParsableArguments {
     @Flag(name: .customLong("partial-chain"), help: "Accept a chain that ends at a trusted intermediate.")
     var partialChain = false
 
-    @OptionGroup var historical: HistoricalOptions
+    @OptionGroup var checkTime: CheckTimeOptions
 
     @Flag(
         name: .customLong("allow-weak-crypto"),
@@ -61,7 +55,6 @@ struct TrustOptions: ParsableArguments {
     var fetchTimeout: Double?
 
     func validate() throws {
-        try TimeArgument.validate(atTime)
         if let fetchTimeout {
             guard fetchIssuers else { throw ValidationError("--fetch-timeout needs --fetch-issuers") }
             guard fetchTimeout > 0, fetchTimeout <= 600 else {
@@ -98,12 +91,12 @@ struct TrustOptions: ParsableArguments {
             try AnchorOptions.certificates(in: $0, what: "intermediates file")
         }
         var options = VerificationOptions(
-            purpose: purpose, time: atTime.flatMap(TimeArgument.parse), hostname: domain,
+            purpose: purpose, time: checkTime.time, hostname: domain,
             minimumDaysValid: minDaysValid, allowPartialChain: partialChain, intermediates: intermediates,
             limits: limits)
         options.allowWeakCrypto = allowWeakCrypto
         if fetchIssuers { options.issuerSource = Self.issuerFetcher(timeout: fetchTimeout) }
-        options.historical = try historical.store()
+        options.historical = try checkTime.store()
         if allowWeakCrypto {
             Diagnostics.emit(
                 "--allow-weak-crypto", .warning,

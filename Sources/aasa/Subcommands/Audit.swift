@@ -119,12 +119,6 @@ extension AASACommand {
         @OptionGroup(title: "Trust (for TLS and for signers)")
         var anchors: AnchorOptions
 
-        @Option(
-            name: .customLong("at"),
-            help: ArgumentHelp(
-                "Check certificates at this time: ISO 8601 or Unix seconds (default now).", valueName: "time"))
-        var atTime: String?
-
         @Flag(
             inversion: .prefixedNo,
             help:
@@ -135,7 +129,7 @@ extension AASACommand {
         /// `--max-input-size` here is another name for `--max-bytes`, the body cap; the URL
         /// length does not apply (no URL is matched).
         @OptionGroup(title: "Legacy signed files")
-        var historical: HistoricalOptions
+        var checkTime: CheckTimeOptions
 
         @OptionGroup(title: "Display")
         var display: DisplayOptions
@@ -196,7 +190,6 @@ extension AASACommand {
             }
             try largeScan.validate(format: format.value)
             _ = try proxy.configuration()
-            try TimeArgument.validate(atTime)
         }
 
         /// The trust options of this run as command-line words (quoted), for the next steps
@@ -206,8 +199,7 @@ extension AASACommand {
             for file in anchors.caFiles { words += ["--ca-file", ShellWord.quoted(file)] }
             for directory in anchors.caDirectories { words += ["--ca-dir", ShellWord.quoted(directory)] }
             if anchors.noSystemRoots { words.append("--no-system-roots") }
-            if let atTime { words += ["--at", ShellWord.quoted(atTime)] }
-            if historical.enabled { words.append("--historical") }
+            words += checkTime.commandLineWords
             return words
         }
 
@@ -221,7 +213,7 @@ extension AASACommand {
             try reportingFailures(path: domainsFile ?? "-") {
                 var configuration = AuditConfiguration(
                     trust: try anchors.trustConfiguration(),
-                    checkTime: atTime.flatMap(TimeArgument.parse), timeout: timeout, retries: retries,
+                    checkTime: checkTime.time, timeout: timeout, retries: retries,
                     descriptorWait: timeout,
                     maximumBodySize: bodyCap, limits: limits.values.library,
                     resolve: try resolve.map(ResolveRule.parse), proxy: try proxy.configuration(),
@@ -229,7 +221,7 @@ extension AASACommand {
                     cdnBaseURL: cdnBaseURL, userAgent: "aasa-audit/\(AASAVersion.number)",
                     resolverThreads: min(self.concurrency, 256), rate: politeness.rate,
                     maximumPerAddress: politeness.maximumPerAddress)
-                configuration.historical = try historical.store()
+                configuration.historical = try checkTime.store()
                 configuration.capturesResponse = save != nil
                 source = try DomainSource(arguments: domains, file: domainsFile)
                 source?.selection = largeScan.selection(log)

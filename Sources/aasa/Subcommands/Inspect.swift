@@ -44,7 +44,7 @@ extension AASACommand {
         var certificate: Int?
 
         @OptionGroup(title: "Legacy signed files")
-        var historical: HistoricalOptions
+        var checkTime: CheckTimeOptions
 
         @OptionGroup(title: "Display")
         var display: DisplayOptions
@@ -135,6 +135,9 @@ extension AASACommand {
         func validate() throws {
             if certificate != nil && format != .pem { throw ValidationError("--certificate goes with --format pem") }
             if let certificate, certificate < 0 { throw ValidationError("--certificate counts from 0") }
+            if checkTime.atTime != nil && !checkTime.historical {
+                throw ValidationError("--at goes with --historical here: inspect checks no chain otherwise")
+            }
         }
 
         func run() throws {
@@ -186,9 +189,10 @@ extension AASACommand {
                 } else {
                     throw CLIFailure(file, "cannot inspect: \(detection.detail ?? "neither PKCS#7 nor JSON")")
                 }
-                if let store = try historical.store(), detection.message?.isSignedData == true {
-                    // Nothing trusted today, so the chain is always checked as of its signing.
-                    var options = VerificationOptions(limits: limits.library)
+                if let store = try checkTime.store(), detection.message?.isSignedData == true {
+                    // Nothing trusted today, so the chain is always checked as of its signing
+                    // (or at --at, against the store of that date).
+                    var options = VerificationOptions(time: checkTime.time, limits: limits.library)
                     options.historical = store
                     let verifier = Verifier(
                         trust: try TrustStore(TrustConfiguration(useSystemRoots: false)), options: options)
