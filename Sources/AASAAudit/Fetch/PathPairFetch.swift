@@ -29,78 +29,78 @@ extension HTTPSFetcher {
         let pair = PathPair(second: second, result: eventLoop.makePromise(of: FetchResult.self))
         let bound = NIOLoopBound(pair, eventLoop: eventLoop)
         let following = FollowingRequest(on: eventLoop) { connection, firstState in
-            self.offered(connection, after: firstState, to: bound.value, on: eventLoop)
+            let pair = bound.value
+            pair.first = firstState
+            pair.connection = connection
+            self.execute(pair.machine.connectionOffered(paced: self.pacer != nil), for: pair, on: eventLoop)
+            return pair.behind
         }
         let firstResult = fetch(first, following: following, on: eventLoop).map { result -> FetchResult in
             let pair = bound.value
-            pair.fallback?.cancel()
             if result.failure == nil, let handshake = result.timings.tlsMs, let head = result.timings.firstByteMs {
                 // From the handshake to the answer's first byte (the timings count from the start).
                 self.reuseWait.record(max(0, head - handshake) / 1000)
             }
             var result = result
-            let kept = result.kept
+            pair.kept = result.kept
             result.kept = nil
-            switch pair.phase {
-            case .waiting:
-                if let kept {
-                    pair.phase = .started
-                    pair.result.completeWith(self.fetch(second, reusing: kept, on: eventLoop))
-                } else if result.failure != nil, result.timings.tlsMs == nil, !result.reusedConnection {
-                    pair.phase = .started
-                    pair.result.succeed(FetchResult(notRequested: second, after: result))
-                } else {
-                    self.startOwnConnection(for: pair, on: eventLoop)
-                }
-            case .pipelined, .started:
-                // Sent behind the first (answered next on its connection, or released by its
-                // handler when the connection is not handed on), or already on its own.
-                kept?.channel.close(promise: nil)
-            }
+            let failedBeforeConnection =
+                result.failure != nil && result.timings.tlsMs == nil && !result.reusedConnection
+            pair.firstResult = result
+            self.execute(
+                pair.machine.firstFinished(kept: pair.kept != nil, failedBeforeConnection: failedBeforeConnection),
+                for: pair, on: eventLoop)
             return result
         }
         return firstResult.and(pair.result.futureResult).map { [$0, $1] }
     }
 
-    /// The first request's connection is up (``FollowingRequest``): starts the reuse wait, and
-    /// without `--rate` gives the second request to send behind the first.
-    private func offered(
-        _ connection: KeptConnection, after first: FetchState, to pair: PathPair, on eventLoop: any EventLoop
-    ) -> FetchState? {
-        guard case .waiting = pair.phase else { return nil }
-        pair.first = first
+    /// Does what ``PathPairStateMachine`` decided, in order.
+    private func execute(_ actions: [PathPairStateMachine.Action], for pair: PathPair, on eventLoop: any EventLoop) {
         let bound = NIOLoopBound(pair, eventLoop: eventLoop)
-        pair.fallback = eventLoop.scheduleTask(in: .seconds(clamping: reuseWait.current)) {
-            let pair = bound.value
-            // The first's answer has begun: wait for it.
-            if let first = pair.first, first.head != nil, !first.isFinished { return }
-            if case .pipelined(let waiting) = pair.phase {
+        for action in actions {
+            switch action {
+            case .startReuseWait:
+                pair.fallback = eventLoop.scheduleTask(in: .seconds(clamping: reuseWait.current)) {
+                    let pair = bound.value
+                    // The first's answer has begun (and goes on): wait for it.
+                    let answering = pair.first.map { $0.head != nil && !$0.isFinished } ?? false
+                    self.execute(pair.machine.reuseWaitEnded(firstAnswering: answering), for: pair, on: eventLoop)
+                }
+            case .cancelReuseWait:
+                pair.fallback?.cancel()
+            case .sendBehind:
+                guard let connection = pair.connection else { continue }
+                // No timer yet: its handler starts it when its answer is next, so that the wait
+                // behind the first is never reported as this path's timeout.
+                let (state, answer) = request(pair.second, on: connection, on: eventLoop)
+                pair.behind = state
+                answer.whenSuccess { result in
+                    let pair = bound.value
+                    guard pair.behind === state else { return }  // given up on
+                    pair.answerBehind = result
+                    self.execute(pair.machine.answerBehindCame(), for: pair, on: eventLoop)
+                }
+            case .completeWithAnswerBehind:
+                guard let result = pair.answerBehind else { continue }
+                pair.result.completeWith(onOwnConnectionIfUnanswered(result, on: eventLoop))
+            case .giveUpBehind:
                 // Left behind the first, whose answer is late: its answer, if any, is ignored.
-                pair.phase = .waiting
-                waiting.finish(failure: .connection("gave up waiting behind the request before"))
+                let waiting = pair.behind
+                pair.behind = nil
+                waiting?.finish(failure: .connection("gave up waiting behind the request before"))
+            case .startOwnConnection:
+                pair.result.completeWith(fetch(pair.second, on: eventLoop))
+            case .sendOnKeptConnection:
+                guard let kept = pair.kept else { continue }
+                pair.result.completeWith(fetch(pair.second, reusing: kept, on: eventLoop))
+            case .notRequested:
+                guard let first = pair.firstResult else { continue }
+                pair.result.succeed(FetchResult(notRequested: pair.second, after: first))
+            case .closeKeptConnection:
+                pair.kept?.channel.close(promise: nil)
             }
-            self.startOwnConnection(for: pair, on: eventLoop)
         }
-        // Under --rate each request waits for a slot of its own: sent once the first's answer
-        // is in (``fetch(_:reusing:on:)``).
-        guard pacer == nil else { return nil }
-        // No timer yet: its handler starts it when its answer is next, so that the wait behind
-        // the first is never reported as this path's timeout.
-        let (state, answer) = request(pair.second, on: connection, on: eventLoop)
-        pair.phase = .pipelined(state)
-        answer.whenSuccess { result in
-            let pair = bound.value
-            guard case .pipelined(let current) = pair.phase, current === state else { return }  // given up on
-            pair.phase = .started
-            pair.result.completeWith(self.onOwnConnectionIfUnanswered(result, on: eventLoop))
-        }
-        return state
-    }
-
-    private func startOwnConnection(for pair: PathPair, on eventLoop: any EventLoop) {
-        guard case .waiting = pair.phase else { return }
-        pair.phase = .started
-        pair.result.completeWith(fetch(pair.second, on: eventLoop))
     }
 
     /// Sends `target`'s request on `connection`, once its `--rate` slot has come.
@@ -141,24 +141,23 @@ extension HTTPSFetcher {
     }
 }
 
-/// Where a domain's second path stands while its first is fetched (``HTTPSFetcher/fetch(_:then:on:)``);
-/// used on the domain's event loop only.
+/// What the executor of a domain's second path keeps (``HTTPSFetcher/fetch(_:then:on:)``);
+/// where it stands is ``PathPairStateMachine``'s. Used on the domain's event loop only.
 private final class PathPair {
-    enum Phase {
-        /// Waiting for the first's connection or answer.
-        case waiting
-        /// Sent behind the first on its connection.
-        case pipelined(FetchState)
-        /// On its own connection, on the first's kept connection, or settled.
-        case started
-    }
-
     let second: FetchTarget
     let result: EventLoopPromise<FetchResult>
-    var phase = Phase.waiting
+    var machine = PathPairStateMachine()
     /// The first request, watched for its answer (weak: it holds, through its
     /// ``FollowingRequest``, what holds this).
     weak var first: FetchState?
+    /// The first request's connection, offered for the second.
+    var connection: KeptConnection?
+    /// The second request sent behind the first, and its answer when it came.
+    var behind: FetchState?
+    var answerBehind: FetchResult?
+    /// The first's result, and the connection it left open.
+    var firstResult: FetchResult?
+    var kept: KeptConnection?
     var fallback: Scheduled<Void>?
 
     init(second: FetchTarget, result: EventLoopPromise<FetchResult>) {
