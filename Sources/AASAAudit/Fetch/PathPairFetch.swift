@@ -33,6 +33,7 @@ extension HTTPSFetcher {
             pair.first = firstState
             pair.connection = connection
             self.execute(pair.machine.connectionOffered(paced: self.pacer != nil), for: pair, on: eventLoop)
+            pair.connection = nil  // what the actions needed of it is done: the pair holds no channel
             return pair.behind
         }
         let firstResult = fetch(first, following: following, on: eventLoop).map { result -> FetchResult in
@@ -50,6 +51,8 @@ extension HTTPSFetcher {
             self.execute(
                 pair.machine.firstFinished(kept: pair.kept != nil, failedBeforeConnection: failedBeforeConnection),
                 for: pair, on: eventLoop)
+            // Held only for the actions: the first's body and connection are not kept by the pair.
+            (pair.firstResult, pair.kept) = (nil, nil)
             return result
         }
         return firstResult.and(pair.result.futureResult).map { [$0, $1] }
@@ -80,6 +83,7 @@ extension HTTPSFetcher {
                     guard pair.behind === state else { return }  // given up on
                     pair.answerBehind = result
                     self.execute(pair.machine.answerBehindCame(), for: pair, on: eventLoop)
+                    pair.answerBehind = nil
                 }
             case .completeWithAnswerBehind:
                 guard let result = pair.answerBehind else { continue }
@@ -150,12 +154,12 @@ private final class PathPair {
     /// The first request, watched for its answer (weak: it holds, through its
     /// ``FollowingRequest``, what holds this).
     weak var first: FetchState?
-    /// The first request's connection, offered for the second.
-    var connection: KeptConnection?
-    /// The second request sent behind the first, and its answer when it came.
+    /// The second request sent behind the first.
     var behind: FetchState?
+    /// What an event brought, held only while its actions run: the first's connection when
+    /// offered, the answer behind it, the first's result and the connection it left open.
+    var connection: KeptConnection?
     var answerBehind: FetchResult?
-    /// The first's result, and the connection it left open.
     var firstResult: FetchResult?
     var kept: KeptConnection?
     var fallback: Scheduled<Void>?
