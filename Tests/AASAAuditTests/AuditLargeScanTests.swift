@@ -214,6 +214,32 @@ struct AuditLargeScanTests {
         }
     }
 
+    /// A domain list that can be read once (a pipe, `--domains-file <(…)`): with the progress
+    /// bar on, its total is not counted by reading it first (which would consume the list and
+    /// audit nothing); every domain is audited, the bar without a total.
+    @Test("--domains-file FIFO with --progress: the list is read once and every domain audited")
+    func aPipedListIsReadOnce() throws {
+        try withDirectory { directory in
+            let fifo = directory.appendingPathComponent("domains")
+            try #require(mkfifo(fifo.path, 0o600) == 0)
+            let domains = ["d1.example.com:1", "d2.example.com:1", "d3.example.com:1"]
+            #expect(domains.count == 3)
+            let writer = Thread {
+                // Blocks until the audit opens the pipe for reading; one pass, then EOF.
+                guard let handle = FileHandle(forWritingAtPath: fifo.path) else { return }
+                handle.write(Data((domains.joined(separator: "\n") + "\n").utf8))
+                try? handle.close()
+            }
+            writer.start()
+            let result = TestProcess.aasa(
+                ["audit", "--domains-file", fifo.path, "--progress", "--format", "jsonl"] + Self.local)
+            let reported = result.stdoutText.split(separator: "\n").compactMap { line in
+                (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["domain"] as? String
+            }
+            #expect(reported.sorted() == domains, "\(result)")  // in the order they finish
+        }
+    }
+
     /// A whole record as aasa 0.2.0 wrote it (keys sorted; no `settings`, which later versions
     /// add): what a resumed file of that version holds.
     static func recordOfVersion020(_ host: String, port: Int) -> String {

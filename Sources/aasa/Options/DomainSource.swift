@@ -23,10 +23,13 @@ final class DomainSource: FleetEntrySource {
     }
 
     /// The number of entries, when it is cheap to know (arguments, and a regular file,
-    /// counted in one pass without keeping it); nil for standard input.
+    /// counted in one pass without keeping it); nil for standard input and anything that is not
+    /// a regular file (a pipe, `<(…)`: read twice, the count would consume the list).
     static func count(arguments: [String], file: String?) -> Int? {
         guard let file else { return arguments.count }
-        guard file != "-", let reader = try? LineReader(path: file, maximumLineLength: 4_096, what: "domain list")
+        var info = stat()
+        guard file != "-", stat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+            let reader = try? LineReader(path: file, maximumLineLength: 4_096, what: "domain list")
         else { return nil }
         // A read error ends the count; reading the entries reports it.
         var count = 0

@@ -236,8 +236,9 @@ extension AASACommand {
 
             // A shard or a resumed scan audits an unknown part of the list: no total.
             let whole = largeScan.shard == nil && log == nil
-            let total = whole ? DomainSource.count(arguments: domains, file: domainsFile) : nil
             let showProgress = progress ?? ProgressBar.canRedraw(STDERR_FILENO)
+            // Counted only for the bar (a second pass over a regular file; never a pipe).
+            let total = whole && showProgress ? DomainSource.count(arguments: domains, file: domainsFile) : nil
             let threshold = failOn.level ?? resolved.config?.failOn ?? .error
             let printer = AuditPrinter(
                 format: log == nil ? format.value : .jsonl,
