@@ -52,6 +52,16 @@ struct BatchOutput: Sendable {
         if let outcome { self.outcome = outcome }
     }
 
+    /// A single file's result, to `-o`: in its place among the outputs for `-` (standard
+    /// output), else to that file (atomic and durable, ``OutputFile/write(_:to:durable:noClobber:)``).
+    mutating func write(_ data: Data, to destination: String, noClobber: Bool) throws {
+        if destination == "-" {
+            write(data)
+        } else {
+            try OutputFile.write(data, to: destination, noClobber: noClobber)
+        }
+    }
+
     var isEmpty: Bool { chunks.isEmpty }
 
     /// This output without its standard output (what `--quiet` prints of a file that passed:

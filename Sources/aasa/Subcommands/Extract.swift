@@ -137,12 +137,7 @@ extension AASACommand {
                     }
                     if lf { content = LineEndingStyle.crlfToLF(content) }
                     guard let directory else {
-                        // One file: to -o, or in its place among the outputs on standard output.
-                        if destination == "-" {
-                            output.write(content)
-                        } else {
-                            try OutputFile.write(content, to: destination, noClobber: noClobber)
-                        }
+                        try output.write(content, to: destination, noClobber: noClobber)
                         output.outcome = "extracted"
                         return output
                     }

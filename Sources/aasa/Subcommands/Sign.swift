@@ -228,11 +228,7 @@ extension AASACommand {
                     }
                     let signed = try identity.sign(content, options: options)
                     guard let directory else {
-                        if destination == "-" {
-                            output.write(signed)
-                        } else {
-                            try OutputFile.write(signed, to: destination, noClobber: noClobber)
-                        }
+                        try output.write(signed, to: destination, noClobber: noClobber)
                         output.outcome = "signed"
                         return output
                     }
