@@ -58,9 +58,17 @@ extension HTTPSFetcher {
         return firstResult.and(pair.result.futureResult).map { [$0, $1] }
     }
 
-    /// Does what ``PathPairStateMachine`` decided, in order.
+    /// Does what ``PathPairStateMachine`` decided, in order. Each event's value (the offered
+    /// connection, the answer behind, the first's result and kept connection) is set on the pair
+    /// just before its actions run; an action without its value is a broken invariant: caught
+    /// in debug builds, and in a release build the second path goes on a connection of its own
+    /// rather than waiting for nothing.
     private func execute(_ actions: [PathPairStateMachine.Action], for pair: PathPair, on eventLoop: any EventLoop) {
         let bound = NIOLoopBound(pair, eventLoop: eventLoop)
+        func missing(_ action: PathPairStateMachine.Action) {
+            assertionFailure("\(action) without the value of its event")
+            pair.result.completeWith(fetch(pair.second, on: eventLoop))
+        }
         for action in actions {
             switch action {
             case .startReuseWait:
@@ -73,7 +81,7 @@ extension HTTPSFetcher {
             case .cancelReuseWait:
                 pair.fallback?.cancel()
             case .sendBehind:
-                guard let connection = pair.connection else { continue }
+                guard let connection = pair.connection else { return missing(action) }
                 // No timer yet: its handler starts it when its answer is next, so that the wait
                 // behind the first is never reported as this path's timeout.
                 let (state, answer) = request(pair.second, on: connection, on: eventLoop)
@@ -86,7 +94,7 @@ extension HTTPSFetcher {
                     pair.answerBehind = nil
                 }
             case .completeWithAnswerBehind:
-                guard let result = pair.answerBehind else { continue }
+                guard let result = pair.answerBehind else { return missing(action) }
                 pair.result.completeWith(onOwnConnectionIfUnanswered(result, on: eventLoop))
             case .giveUpBehind:
                 // Left behind the first, whose answer is late: its answer, if any, is ignored.
@@ -96,10 +104,10 @@ extension HTTPSFetcher {
             case .startOwnConnection:
                 pair.result.completeWith(fetch(pair.second, on: eventLoop))
             case .sendOnKeptConnection:
-                guard let kept = pair.kept else { continue }
+                guard let kept = pair.kept else { return missing(action) }
                 pair.result.completeWith(fetch(pair.second, reusing: kept, on: eventLoop))
             case .notRequested:
-                guard let first = pair.firstResult else { continue }
+                guard let first = pair.firstResult else { return missing(action) }
                 pair.result.succeed(FetchResult(notRequested: pair.second, after: first))
             case .closeKeptConnection:
                 pair.kept?.channel.close(promise: nil)
