@@ -16,7 +16,9 @@ struct ProxyTunnelTests {
         var activations = 0
         var bytes: [UInt8] = []
         var errors: [String] = []
+        var deactivations = 0
         func channelActive(context: ChannelHandlerContext) { activations += 1 }
+        func channelInactive(context: ChannelHandlerContext) { deactivations += 1 }
         func errorCaught(context: ChannelHandlerContext, error: any Error) { errors.append("\(error)") }
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             bytes += Array(unwrapInboundIn(data).readableBytesView)
@@ -107,6 +109,9 @@ struct ProxyTunnelTests {
         #expect(throws: (any Error).self) { try channel.pipeline.syncOperations.handler(type: HTTPRequestEncoder.self) }
         #expect(throws: (any Error).self) { try channel.pipeline.syncOperations.handler(type: ProxyAnswerSniffer.self) }
         #expect(channel.isActive && after.errors.isEmpty)
+        // The tunnel's connection closing reaches the handlers after it, once.
+        channel.pipeline.fireChannelInactive()
+        #expect(after.deactivations == 1)
     }
 
     /// The origin cannot speak before the client's TLS hello: bytes in the same read as the

@@ -111,7 +111,13 @@ final class ProxyTunnelHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        execute(machine.closed(received: sniffer.received > 0), context: context)
+        let action = machine.closed(received: sniffer.received > 0)
+        if case .forward = action {
+            // The tunnel's connection closed: the handlers after it (TLS, HTTP) must know.
+            context.fireChannelInactive()
+        } else {
+            execute(action, context: context)
+        }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
