@@ -32,9 +32,12 @@ extension HTTPSFetcher {
             let pair = bound.value
             pair.first = firstState
             pair.connection = connection
-            self.execute(pair.machine.connectionOffered(paced: self.pacer != nil), for: pair, on: eventLoop)
+            let actions = pair.machine.connectionOffered(paced: self.pacer != nil)
+            self.execute(actions, for: pair, on: eventLoop)
             pair.connection = nil  // what the actions needed of it is done: the pair holds no channel
-            return pair.behind
+            // Only a request made for this connection goes behind on it (a connection offered
+            // again, after the first's retry, gets none: the second is sent, or on its own).
+            return actions.contains(.sendBehind) ? pair.behind : nil
         }
         let firstResult = fetch(first, following: following, on: eventLoop).map { result -> FetchResult in
             let pair = bound.value
