@@ -7,8 +7,8 @@ extension JSONPath {
     /// `["…"]` is the JSON string literal inside the brackets. Nil when `text` is not such a path.
     ///
     /// Written by hand because no library reads this notation (it is ours: JSONPath's bare keys
-    /// with JSON string literals for the keys that need quoting); the literal itself is decoded
-    /// by Foundation's JSON decoder.
+    /// with JSON string literals for the keys that need quoting); the literal itself is read by
+    /// the package's own ``JSONParser``.
     public init?(text: String) {
         guard text != "$" else {
             self.init()
@@ -58,7 +58,7 @@ extension JSONPath {
                 index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
             }
             guard index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "]"),
-                let key = try? JSONDecoder().decode(String.self, from: Data(bytes[(start + 1)...index]))
+                let key = (try? JSONParser().parse(Data(bytes[(start + 1)...index])))?.stringValue
             else { return nil }
             return (.key(key), index + 2)
         }

@@ -94,7 +94,7 @@ extension HTTPSFetcher {
                     guard pair.behind === state else { return }  // given up on
                     pair.answerBehind = result
                     self.execute(pair.machine.answerBehindCame(), for: pair, on: eventLoop)
-                    pair.answerBehind = nil
+                    (pair.answerBehind, pair.behind) = (nil, nil)  // answered: the pair keeps neither
                 }
             case .completeWithAnswerBehind:
                 guard let result = pair.answerBehind else { return missing(action) }

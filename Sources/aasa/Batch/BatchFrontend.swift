@@ -81,7 +81,7 @@ struct BatchFrontend {
     mutating func run<Job: Sendable>(
         _ jobs: [Job], threads: @autoclosure () -> Int, work: @escaping @Sendable (Job) -> BatchOutput
     ) {
-        run(jobs, threads: jobs.count > 1 ? threads() : 1, output: { $0 }, work: work, then: { _, _, _ in })
+        run(jobs, threads: threads(), output: { $0 }, work: work, then: { _, _, _ in })
     }
 
     /// As ``run(_:threads:work:)`` for work that gives more than its output: `then` gets each
@@ -92,6 +92,7 @@ struct BatchFrontend {
         work: @escaping @Sendable (Job) -> Result, then handle: (_ index: Int, Result, _ printed: Bool) -> Void
     ) {
         precondition(list == nil, "a --files-from list is read whole (expand(streaming: false)) for jobs of its own")
+        // The processor count (cgroup files on Linux) only when there is more than one file.
         BatchRunner.run(
             jobs, jobs: jobs.count > 1 ? threads() : 1, work: work,
             deliver: { index, result in

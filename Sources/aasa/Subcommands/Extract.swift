@@ -113,7 +113,7 @@ extension AASACommand {
                 if !noVerify {
                     let made = try trust.makeVerifier(limits: limits.library)
                     // One file has no chain to share: the cache would only cost it time.
-                    verifier = items.count > 1 || expansion.list != nil ? made.forBatch() : made
+                    verifier = batch.isBatch(files) ? made.forBatch() : made
                 }
             }
             var frontend = BatchFrontend("extract", expansion)

@@ -73,8 +73,8 @@ extension AASACommand {
             try batch.refuseListOnStandardInput(files)
         }
 
-        /// One road for one file and for many (swift-format's Frontend): one verifier (fixed
-        /// time, chain cache), each file's work given to ``BatchFrontend``, `--jobs` at a time, in
+        /// One road for one file and for many (swift-format's Frontend): one verifier (for a
+        /// batch with a fixed time and a chain cache), each file's work given to ``BatchFrontend``, `--jobs` at a time, in
         /// input order. A single file (in text) gets the whole report; a batch, a line per file and
         /// a summary. The end-of-run reports take a batch's form for any number of files.
         func run() throws {
