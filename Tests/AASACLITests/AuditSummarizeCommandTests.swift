@@ -23,7 +23,7 @@ import Testing
     ) throws -> String {
         var file: Any = NSNull()
         if let signer {
-            var certificate: [String: Any] = [
+            let certificate: [String: Any] = [
                 "subject": signer.subject, "issuer": signer.issuer, "notBefore": "2015-01-01T00:00:00Z",
                 "notAfter": signer.notAfter, "subjectAlternativeNames": [], "key": "RSA 2048",
                 "sha256Fingerprint": signer.fingerprint,

@@ -3,6 +3,16 @@
 public enum FleetEntry: Sendable {
     case domain(AuditDomain)
     case invalid(origin: String, message: String)
+
+    /// The domain `text` names (`host` or `host:port`), or an invalid entry from `origin` that
+    /// says why it is not one.
+    public static func parsing(_ text: String, origin: String) -> FleetEntry {
+        do {
+            return .domain(try AuditDomain.parse(text))
+        } catch {
+            return .invalid(origin: origin, message: "\(error)")
+        }
+    }
 }
 
 /// Where a fleet audit takes its entries from, one at a time as it has room for them, so that a
@@ -22,14 +32,7 @@ public final class FleetEntryList: FleetEntrySource {
 
     /// The domains of `names` (`host` or `host:port`), each name that is not one an invalid entry.
     public convenience init(names: [String]) {
-        self.init(
-            names.map { name in
-                do {
-                    return .domain(try AuditDomain.parse(name))
-                } catch {
-                    return .invalid(origin: name, message: "\(error)")
-                }
-            })
+        self.init(names.map { .parsing($0, origin: $0) })
     }
 
     public func next() -> FleetEntry? { entries.next() }

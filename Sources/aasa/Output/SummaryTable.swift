@@ -74,7 +74,7 @@ final class SummaryTable {
         }
         guard (try? handle.seek(toOffset: 0)) != nil else { return }
         // Rows are escaped cells (one line each); a read error ends the table, said above.
-        let reader = LineReader(handle: handle, maximumLineLength: 1 << 20)
+        let reader = LineReader(descriptor: handle.fileDescriptor, maximumLineLength: 1 << 20)
         var out = ""
         while let (line, _) = reader.next() {
             out += format(line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)) + "\n"

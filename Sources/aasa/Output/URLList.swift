@@ -1,3 +1,4 @@
+import AASA
 import Foundation
 
 /// Reads the URLs of a `--urls-file`: one URL a line, or a web server access log.
@@ -26,7 +27,7 @@ enum URLList {
     /// (how many, and the first line number): a skipped line is never silent. The file is
     /// opened now, so an unreadable file fails before anything is written.
     static func open(_ path: String, maximumURLLength: Int) throws -> AnySequence<String> {
-        let reader = try LineReader(path: path, maximumLineLength: maximumURLLength)
+        let reader = try LineReader.opening(path, maximumLineLength: maximumURLLength)
         var lineNumber = 0
         var skipped = 0
         var firstSkipped = 0

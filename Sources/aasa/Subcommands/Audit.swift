@@ -205,7 +205,7 @@ extension AASACommand {
 
         func run() throws {
             var auditor: Auditor?
-            var source: DomainSource?
+            var source: DomainList?
             var log: ResumeLog?
             var resolved = RuleSelectionOptions.Resolved()
             try reportingFailures(path: "audit") { resolved = try rules.resolve() }
@@ -223,7 +223,7 @@ extension AASACommand {
                     maximumPerAddress: politeness.maximumPerAddress)
                 configuration.historical = try checkTime.store()
                 configuration.capturesResponse = save != nil
-                source = try DomainSource(arguments: domains, file: domainsFile)
+                source = try DomainList(names: domains, file: domainsFile)
                 source?.selection = largeScan.selection(log)
                 do {
                     auditor = try Auditor(configuration: configuration)
@@ -238,7 +238,7 @@ extension AASACommand {
             let whole = largeScan.shard == nil && log == nil
             let showProgress = progress ?? ProgressBar.canRedraw(STDERR_FILENO)
             // Counted only for the bar (a second pass over a regular file; never a pipe).
-            let total = whole && showProgress ? DomainSource.count(arguments: domains, file: domainsFile) : nil
+            let total = whole && showProgress ? DomainList.count(names: domains, file: domainsFile) : nil
             let threshold = failOn.level ?? resolved.config?.failOn ?? .error
             let printer = AuditPrinter(
                 format: log == nil ? format.value : .jsonl,

@@ -173,7 +173,7 @@ extension AASACommand.Audit {
             var file = FleetReport.FileRead(path: path)
             let reader: LineReader
             do {
-                reader = try LineReader(path: path, maximumLineLength: maximumLineLength, what: "result file")
+                reader = try LineReader.opening(path, maximumLineLength: maximumLineLength, what: "result file")
             } catch {
                 let failure = CLIFailure(path, describing: error)
                 Diagnostics.emit(failure.path, .error, failure.message)

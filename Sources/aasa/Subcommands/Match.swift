@@ -81,7 +81,7 @@ extension AASACommand {
                 // Open the URL list before writing anything, so a failure leaves no partial output.
                 let maximumURLLength = limits.library.maximumURLLength
                 let tooLong = "URL longer than \(maximumURLLength) characters (--max-url-length)"
-                let reader = try urlsFile.map { try LineReader(path: $0, maximumLineLength: maximumURLLength) }
+                let reader = try urlsFile.map { try LineReader.opening($0, maximumLineLength: maximumURLLength) }
                 if matcher.appIDs.isEmpty {
                     // A valid answer, not an unusable file: no app opens any URL (exit 1).
                     Diagnostics.emit(
