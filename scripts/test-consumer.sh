@@ -6,7 +6,9 @@
 # SARIF 2.1.0 schema here). Only the libraries and the C module are built: the consumer names no
 # other product, and with
 # `traits: []` SwiftPM must resolve no other package (no swift-nio, swift-nio-ssl or
-# swift-argument-parser): the checkouts are checked.
+# swift-argument-parser): the checkouts are checked. A second package depends on AASA,
+# AASAReports and AASAAudit (traits: ["Audit"]) and audits a domain list against an nginx that
+# this script starts on 127.0.0.1, then summarizes the reports, without the CLI.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 scripts_dir="$repo/scripts"
@@ -83,10 +85,152 @@ if ! python3 "$repo/scripts/validate-json.py" "$repo/Tests/Fixtures/schemas/sari
     echo "consumer: 0 passed, 1 failed"
     exit 1
 fi
-if [ "$output" = "pkcs7-der valid findings" ]; then
-    echo "consumer: 1 passed, 0 failed"
-else
+if [ "$output" != "pkcs7-der valid findings" ]; then
     echo "test-consumer: expected 'pkcs7-der valid findings', got '$output'" >&2
     echo "consumer: 0 passed, 1 failed"
     exit 1
 fi
+
+# The fleet audit as a library (issue #26): a second package depends on AASA, AASAReports and
+# AASAAudit (traits: ["Audit"]), audits a domain list with a bounded window against an nginx
+# that this script starts on 127.0.0.1, writes each report as `aasa audit --format jsonl` does,
+# reads the lines back and summarizes them as `aasa audit summarize` does, without the CLI.
+command -v nginx >/dev/null || PATH="$PATH:/usr/sbin"
+if ! command -v nginx >/dev/null; then
+    echo "test-consumer: nginx is not installed (run scripts/ensure-deps.sh nginx)" >&2
+    echo "consumer: 1 passed, 1 failed"
+    exit 1
+fi
+mkdir -p "$work/FleetTool/Sources/FleetTool"
+cat > "$work/FleetTool/Package.swift" <<SWIFT
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "FleetTool",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(url: "file://$work/aasa.git", branch: "main", traits: ["Audit"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "FleetTool",
+            dependencies: [
+                .product(name: "AASA", package: "aasa"),
+                .product(name: "AASAReports", package: "aasa"),
+                .product(name: "AASAAudit", package: "aasa"),
+            ]
+        ),
+    ]
+)
+SWIFT
+cat > "$work/FleetTool/Sources/FleetTool/main.swift" <<'SWIFT'
+import AASA
+import AASAAudit
+import AASAReports
+import Foundation
+
+// FleetTool DOMAINS CA-BUNDLE RESULTS: audits the list DOMAINS two domains at a time (every name
+// reached on 127.0.0.1), writes each report to RESULTS as one JSON line, then reads RESULTS
+// back into a fleet summary and prints its counts.
+let arguments = CommandLine.arguments
+let auditor = try Auditor(
+    configuration: AuditConfiguration(
+        trust: TrustConfiguration(useSystemRoots: false, anchorFiles: [arguments[2]]), timeout: 10,
+        resolve: [ResolveRule(host: "*", port: nil, address: "127.0.0.1")]))
+let encoder = JSONEncoder()
+encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+var lines = Data()
+var invalid: [String] = []
+var failures: [String] = []
+let outcome = FleetAudit(auditor: auditor, concurrency: 2).run(
+    try DomainList(file: arguments[1]),
+    invalid: { origin, _ in invalid.append(origin) },
+    report: { report in
+        do {
+            lines += try encoder.encode(Stamped(report, .audit)) + [0x0A]
+        } catch {
+            failures.append("\(report.domain): \(error)")
+        }
+    })
+auditor.shutdown()
+try lines.write(to: URL(fileURLWithPath: arguments[3]))
+
+var summary = FleetSummary()
+let reader = try LineReader(path: arguments[3], what: "result file")
+let decoder = AuditLine.decoder()
+while let (line, _) = reader.next() {
+    switch AuditLine.parse(line, decoder: decoder) {
+    case .success(let record): summary.add(record.report)
+    case .failure(let problem): failures.append("\(problem)")
+    }
+}
+let fleet = summary.report(at: Date())
+print("audited \(outcome.audited), not domains: \(invalid.map { $0.split(separator: ":").last ?? "" }), records \(fleet.records)")
+print(fleet.verdicts.map { "\($0.verdict.rawValue) \($0.domains)" }.joined(separator: ", "))
+print(failures.isEmpty ? "no failures" : failures.joined(separator: "\n"))
+SWIFT
+# The nginx: one TLS server for *.example.com (the test PKI's wildcard leaf), the file of a host
+# under sites/HOST; a host without one answers 404.
+port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+mkdir -p "$work/nginx/tmp" "$work/sites/current.example.com" "$work/sites/legacy.example.com"
+printf '%s\n' '{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/buy/*"}]}]}}' \
+    > "$work/sites/current.example.com/aasa.json"
+printf '%s\n' '{"applinks": {"apps": [], "details": [{"appID": "ABCDE12345.com.example.app", "paths": ["/buy/*"]}]}}' \
+    > "$work/sites/legacy.example.com/aasa.json"
+cat "$repo/certs/leaf-wildcard.pem" "$repo/certs/intermediate-ca.pem" > "$work/nginx/wildcard.chain.pem"
+cat > "$work/nginx/nginx.conf" <<NGINX
+daemon off;
+master_process off;
+worker_processes 1;
+pid $work/nginx/nginx.pid;
+error_log stderr warn;
+events { worker_connections 64; }
+http {
+    access_log off;
+    client_body_temp_path $work/nginx/tmp/body;
+    proxy_temp_path $work/nginx/tmp/proxy;
+    fastcgi_temp_path $work/nginx/tmp/fastcgi;
+    uwsgi_temp_path $work/nginx/tmp/uwsgi;
+    scgi_temp_path $work/nginx/tmp/scgi;
+    server {
+        listen 127.0.0.1:$port ssl;
+        server_name *.example.com;
+        ssl_certificate $work/nginx/wildcard.chain.pem;
+        ssl_certificate_key $repo/certs/leaf-wildcard.key;
+        root $work/sites/\$host;
+        location = /.well-known/apple-app-site-association { default_type application/json; try_files /aasa.json =404; }
+        location / { return 404; }
+    }
+}
+NGINX
+nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -e stderr 2> "$work/nginx/nginx.log" &
+nginx_pid=$!
+trap 'kill "$nginx_pid" 2>/dev/null; wait "$nginx_pid" 2>/dev/null; rm -rf "$work"' EXIT
+for _ in $(seq 50); do
+    (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
+    sleep 0.1
+done
+printf '%s\n' "# the fleet" "current.example.com:$port" "not a domain" "legacy.example.com:$port" \
+    "missing.example.com:$port  # no file" > "$work/domains.txt"
+echo "test-consumer: building a package that depends on AASA, AASAReports and AASAAudit (traits: [\"Audit\"])" >&2
+if ! swift build --package-path "$work/FleetTool" > "$log" 2>&1; then
+    cat "$log" >&2
+    echo "consumer: 1 passed, 1 failed"
+    exit 1
+fi
+fleet="$("$(swift build --package-path "$work/FleetTool" --show-bin-path)/FleetTool" \
+    "$work/domains.txt" "$repo/certs/ca-bundle.pem" "$work/results.jsonl")"
+expected="audited 3, not domains: [\"3\"], records 3
+current 1, legacy 1, broken 1
+no failures"
+if [ "$fleet" != "$expected" ]; then
+    echo "test-consumer: the fleet consumer printed" >&2
+    printf '%s\n' "$fleet" >&2
+    echo "test-consumer: expected" >&2
+    printf '%s\n' "$expected" >&2
+    cat "$work/nginx/nginx.log" >&2
+    echo "consumer: 1 passed, 1 failed"
+    exit 1
+fi
+echo "consumer: 2 passed, 0 failed"
