@@ -138,8 +138,6 @@ let auditor = try Auditor(
     configuration: AuditConfiguration(
         trust: TrustConfiguration(useSystemRoots: false, anchorFiles: [arguments[2]]), timeout: 10,
         resolve: [ResolveRule(host: "*", port: nil, address: "127.0.0.1")]))
-let encoder = JSONEncoder()
-encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
 var lines = Data()
 var invalid: [String] = []
 var failures: [String] = []
@@ -148,7 +146,8 @@ let outcome = FleetAudit(auditor: auditor, concurrency: 2).run(
     invalid: { origin, _ in invalid.append(origin) },
     report: { report in
         do {
-            lines += try encoder.encode(Stamped(report, .audit)) + [0x0A]
+            // One line of `aasa audit --format jsonl`: the record with its schema stamp.
+            lines += try ReportJSON.line(Stamped(report, .audit))
         } catch {
             failures.append("\(report.domain): \(error)")
         }
