@@ -124,51 +124,15 @@ let package = Package(
     ]
 )
 SWIFT
-cat > "$work/FleetTool/Sources/FleetTool/main.swift" <<'SWIFT'
-import AASA
-import AASAAudit
-import AASAReports
-import Foundation
-
-// FleetTool DOMAINS CA-BUNDLE RESULTS: audits the list DOMAINS two domains at a time (every name
-// reached on 127.0.0.1), writes each report to RESULTS as one JSON line, then reads RESULTS
-// back into a fleet summary and prints its counts.
-let arguments = CommandLine.arguments
-let auditor = try Auditor(
-    configuration: AuditConfiguration(
-        trust: TrustConfiguration(useSystemRoots: false, anchorFiles: [arguments[2]]), timeout: 10,
-        resolve: [ResolveRule(host: "*", port: nil, address: "127.0.0.1")]))
-var lines = Data()
-var invalid: [String] = []
-var failures: [String] = []
-let outcome = FleetAudit(auditor: auditor, concurrency: 2).run(
-    try DomainList(file: arguments[1]),
-    invalid: { origin, _ in invalid.append(origin) },
-    report: { report in
-        do {
-            // One line of `aasa audit --format jsonl`: the record with its schema stamp.
-            lines += try ReportJSON.line(Stamped(report, .audit))
-        } catch {
-            failures.append("\(report.domain): \(error)")
-        }
-    })
-auditor.shutdown()
-try lines.write(to: URL(fileURLWithPath: arguments[3]))
-
-var summary = FleetSummary()
-let reader = try LineReader(path: arguments[3], what: "result file")
-let decoder = AuditLine.decoder()
-while let (line, _) = reader.next() {
-    switch AuditLine.parse(line, decoder: decoder) {
-    case .success(let record): summary.add(record.report)
-    case .failure(let problem): failures.append("\(problem)")
-    }
-}
-let fleet = summary.report(at: Date())
-print("audited \(outcome.audited), not domains: \(invalid.map { $0.split(separator: ":").last ?? "" }), records \(fleet.records)")
-print(fleet.verdicts.map { "\($0.verdict.rawValue) \($0.domains)" }.joined(separator: ", "))
-print(failures.isEmpty ? "no failures" : failures.joined(separator: "\n"))
-SWIFT
+# The program is docs/library.md's fleet example, taken from the page as it is printed there.
+python3 - "$repo/docs/library.md" "$work/FleetTool/Sources/FleetTool/main.swift" <<'PYTHON'
+import re, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+found = re.search(r"<!-- test-consumer: FleetTool/main.swift -->\n```swift\n(.*?)\n```\n", text, re.S)
+if not found:
+    sys.exit("test-consumer: docs/library.md has no FleetTool/main.swift example")
+open(sys.argv[2], "w", encoding="utf-8").write(found.group(1) + "\n")
+PYTHON
 # The nginx: one TLS server for *.example.com (the test PKI's wildcard leaf), the file of a host
 # under sites/HOST; a host without one answers 404.
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
