@@ -45,7 +45,18 @@ public final class Auditor: Sendable {
 
     /// Why an auditor cannot be made.
     public struct SetupError: Error, Sendable, CustomStringConvertible {
+        /// Why the auditor cannot start, in the library's words.
         public let description: String
+        /// The setting of ``AuditConfiguration`` at fault, when one is, for a front end to name
+        /// in its own terms (the CLI says `--cdn-base-url`).
+        public var setting: Setting?
+        /// What ``setting`` holds that is wrong, without the setting's name.
+        public var reason: String?
+
+        public enum Setting: Sendable, Equatable {
+            /// ``AuditConfiguration/cdnBaseURL``.
+            case cdnBaseURL
+        }
     }
 
     /// Loads the trust store and starts the event loops and the thread pool.
@@ -63,7 +74,8 @@ public final class Auditor: Sendable {
         do {
             cdnBase = configuration.checkCDN ? try BaseURL(configuration.cdnBaseURL) : nil
         } catch let error as BaseURL.ParseError {
-            throw SetupError(description: "--cdn-base-url \(error.description)")
+            throw SetupError(
+                description: "the CDN base URL \(error.description)", setting: .cdnBaseURL, reason: error.description)
         }
         // An event loop that cannot get its descriptors (epoll, eventfd, timerfd) ends the
         // process inside SwiftNIO, and so does Dispatch, which makes its own three the first

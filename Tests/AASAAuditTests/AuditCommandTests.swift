@@ -298,7 +298,17 @@ struct AuditCommandUsageTests {
     @Test func unreadableInputsExit2() {
         let missingList = TestProcess.aasa(["audit", "--domains-file", "/nonexistent/domains.txt"])
         #expect(missingList.status == 2, "\(missingList)")
-        #expect(missingList.stderr.hasPrefix("/nonexistent/domains.txt: error:"))
+        #expect(
+            missingList.stderr
+                == "/nonexistent/domains.txt: error: cannot read domain list: No such file or directory\n",
+            "\(missingList)")
+        // The library names the setting (the CDN base URL); the CLI names its flag.
+        let badCDN = TestProcess.aasa([
+            "audit", "example.com", "--cdn", "--cdn-base-url", "ftp://cdn.example/", "--proxy", "",
+        ])
+        #expect(badCDN.status == 2, "\(badCDN)")
+        #expect(badCDN.stderr.hasPrefix("audit: error: --cdn-base-url "), "\(badCDN)")
+        #expect(!badCDN.stderr.contains("the CDN base URL"), "\(badCDN)")
         let missingCA = TestProcess.aasa(["audit", "example.com", "--ca-file", "/nonexistent/ca.pem"])
         #expect(missingCA.status == 2, "\(missingCA)")
         #expect(missingCA.stderr.hasPrefix("/nonexistent/ca.pem: error:"))

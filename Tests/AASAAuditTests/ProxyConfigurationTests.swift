@@ -109,7 +109,18 @@ struct ProxyConfigurationTests {
             proxyFlag: nil, noProxyFlag: nil, environment: environment)
         #expect(fromEnvironment.noProxy.entries == ["example.org"], "no_proxy is read before NO_PROXY")
         let flag = try ProxyConfiguration.resolve(proxyFlag: "flag:2", noProxyFlag: "", environment: environment)
-        #expect(flag.proxy?.description == "http://flag:2" && flag.source == "--proxy")
+        // The library names the setting in its own words; the CLI passes its flag's name.
+        #expect(flag.proxy?.description == "http://flag:2" && flag.source == "the proxy URL")
+        let named = try ProxyConfiguration.resolve(
+            proxyFlag: "flag:2", noProxyFlag: "", environment: environment, flagName: "--proxy")
+        #expect(named.source == "--proxy")
+        let error = #expect(throws: ProxyURL.ParseError.self) {
+            try ProxyConfiguration.resolve(
+                proxyFlag: "https://p", noProxyFlag: nil, environment: [:], flagName: "--proxy")
+        }
+        #expect(
+            error?.description.hasPrefix("--proxy 'https://p': https:// proxies") == true,
+            "\(String(describing: error))")
         #expect(flag.noProxy.entries.isEmpty)
         let disabled = try ProxyConfiguration.resolve(proxyFlag: "", noProxyFlag: nil, environment: environment)
         #expect(disabled.proxy == nil)

@@ -118,7 +118,7 @@ struct PolicyCommandTests {
         #expect(verify.status == 0, "\(verify)")
         expectDiagnostic(
             verify.stderrLines.first, path: "--allow-weak-crypto", severity: "warning", contains: ["forensic use only"])
-        #expect(verify.stdoutText.contains("accepted only because of --allow-weak-crypto"), "\(verify)")
+        #expect(verify.stdoutText.contains("accepted only because weak algorithms were allowed"), "\(verify)")
         try withTemporaryDirectory { directory in
             let output = directory.child("out.json")
             let extract = CLI.run(["extract", path, "-o", output.path, "--allow-weak-crypto"] + PolicyFiles.trust)

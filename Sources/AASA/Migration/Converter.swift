@@ -64,6 +64,9 @@ public struct Converter: Sendable {
         /// The verdict's stable code, for a file that did not verify.
         public var code: String?
         public var message: String
+        /// What the user can do about a file that did not verify, for the caller to say in its
+        /// own terms after ``message`` (``VerificationRemedy``).
+        public var remedy: VerificationRemedy?
         public var description: String { message }
     }
 
@@ -96,7 +99,7 @@ public struct Converter: Sendable {
                     content = checked
                     if let note {
                         notes.append(Note(level: .note, message: note))
-                        source = "\(detection.kind.rawValue), valid when signed (--historical)"
+                        source = "\(detection.kind.rawValue), valid when signed (historical mode)"
                     } else {
                         source = "\(detection.kind.rawValue), verified"
                     }
@@ -106,7 +109,7 @@ public struct Converter: Sendable {
                 case .refused(let reason):
                     throw Failure(
                         isVerificationFailure: true, code: result.verdict.code,
-                        message: "not converted: \(reason); nothing written")
+                        message: "not converted: \(reason); nothing written", remedy: result.remedy)
                 }
             } else {
                 guard let message = file.message, !message.signerInfos.isEmpty, message.hasContent else {
@@ -120,7 +123,7 @@ public struct Converter: Sendable {
                 notes.append(
                     Note(
                         level: .warning,
-                        message: "unverified (--no-verify): the signature and the signer were not checked"))
+                        message: "unverified: the signature and the signer were not checked"))
                 source = "\(detection.kind.rawValue), unverified"
             }
             // OpenSSL's MIME canonicalisation made every line end CRLF; the JSON had LF.
@@ -169,7 +172,7 @@ public struct Converter: Sendable {
                         level: .warning,
                         message:
                             "duplicate key: \(duplicate.path) appears \(duplicate.positions.count) times; kept as written"
-                            + " (--preserve-format), Apple's parser uses the last one"))
+                            + " (the format preserved), Apple's parser uses the last one"))
             }
         } else {
             for duplicate in duplicates {

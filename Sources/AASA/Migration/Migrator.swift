@@ -52,8 +52,10 @@ public enum Migrator {
         var notes: [MigrationNote] = []
         var blockers: [MigrationBlocker] = []
 
-        mutating func note(_ path: JSONPath?, _ message: String, _ kind: MigrationNote.Kind = .changed) {
-            notes.append(MigrationNote(kind: kind, path: path, message: message))
+        mutating func note(
+            _ path: JSONPath?, _ message: String, _ kind: MigrationNote.Kind = .changed, keepLegacyWould: String? = nil
+        ) {
+            notes.append(MigrationNote(kind: kind, path: path, message: message, keepLegacyWould: keepLegacyWould))
         }
 
         mutating func block(_ path: JSONPath?, _ message: String, forceable: Bool) {
@@ -85,8 +87,8 @@ public enum Migrator {
             if !options.keepLegacy && LegacyReading.hasLegacyRules(original) {
                 note(
                     nil,
-                    "iOS 12 and earlier read only appID and paths, which the migrated file no longer has: on those versions no universal link opens an app (--keep-legacy keeps them while you still support iOS 12)",
-                    .warning)
+                    "iOS 12 and earlier read only appID and paths, which the migrated file no longer has: on those versions no universal link opens an app",
+                    .warning, keepLegacyWould: "keeps them while you still support iOS 12")
             }
             var node = root
             node.value = .object(
@@ -122,8 +124,8 @@ public enum Migrator {
                         }
                     } else {
                         note(
-                            links.path.appending("apps"), "removed: iOS 13 and later ignore it (--keep-legacy keeps it)"
-                        )
+                            links.path.appending("apps"), "removed: iOS 13 and later ignore it",
+                            keepLegacyWould: "keeps it")
                     }
                 case "details":
                     result.append(("details", migrateDetails(member.value, links)))
@@ -215,8 +217,8 @@ public enum Migrator {
                         } else {
                             note(
                                 path.appending("paths"),
-                                "removed: the entry has components, so iOS 13 and later ignore paths (--keep-legacy keeps them for iOS 12 and earlier)"
-                            )
+                                "removed: the entry has components, so iOS 13 and later ignore paths",
+                                keepLegacyWould: "keeps them for iOS 12 and earlier")
                         }
                     } else {
                         result.append(("components", components(from: detail, links)))

@@ -52,7 +52,7 @@ public struct HistoricalValidity: Sendable, Equatable {
         let at = InternetDateTime.string(from: checkedAt)
         switch timeSource {
         case .signingTime: return "\(at), the signed signingTime"
-        case .requested: return "\(at), as asked (--at)"
+        case .requested: return "\(at), as asked"
         case .windowStart:
             guard let signingTime else { return "\(at), the start of the window (the file carries no signingTime)" }
             return

@@ -55,7 +55,7 @@ public struct PolicyFinding: Hashable, Sendable, Codable {
             default: return "\(what), which the verification policy forbids"
             }
         }
-        if weak { return "\(what), accepted only because of --allow-weak-crypto" }
+        if weak { return "\(what), accepted only because weak algorithms were allowed" }
         switch subject {
         case .keySize: return "\(what), below the recommended 2048 bits"
         default: return "\(what), which is deprecated (collisions are practical)"

@@ -11,8 +11,9 @@ extension VerificationResult {
         /// Nothing to take: the input is not a signed file with content (already plain JSON,
         /// not signed, malformed). A wrong input, not a failed check.
         case nothingToTake(String, alreadyPlainJSON: Bool)
-        /// A signed file that did not verify: the refusal (``refusal``, which names the
-        /// historical mode where it would look past the failure).
+        /// A signed file that did not verify: the verdict's reason. What the user can do about
+        /// it is ``VerificationResult/remedy``, for the caller to say in its own terms
+        /// (``VerificationResult/refusal`` says both in the library's words).
         case refused(String)
     }
 
@@ -25,7 +26,7 @@ extension VerificationResult {
         case .notSigned(let detail), .malformed(let detail):
             return .nothingToTake(detail, alreadyPlainJSON: false)
         default:
-            return .refused(refusal)
+            return .refused(verdict.reason ?? "not valid")
         }
     }
 }

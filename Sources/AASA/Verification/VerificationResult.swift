@@ -33,6 +33,17 @@ public struct VerificationResult: Sendable {
     /// verdict is then valid-then or the refusal of that check.
     public var historicalChecked = false
 
+    /// The remedy of a historical check that failed for a missing issuer.
+    var historicalRemedy: VerificationRemedy?
+
+    /// What the user can do about the refusal, when the library knows (``VerificationRemedy``):
+    /// the historical mode for a legacy file that fails today, an issuer to supply when the mode
+    /// could not build the chain. Nil for a file that is accepted.
+    public var remedy: VerificationRemedy? {
+        if suggestsHistoricalMode { return .historicalMode }
+        return isAccepted ? nil : historicalRemedy
+    }
+
     /// Whether the file looks legacy (a certificate of its chain has expired) and fails today in
     /// a way the historical mode looks past (untrusted, expired, not yet valid), and the mode was
     /// not used: a refusal then names it.

@@ -30,6 +30,8 @@ extension Verifier {
         var checkedAt: Date?
         var chain: [CertificateInfo] = []
         var warnings: [PolicyFinding] = []
+        /// What would let the chain be built (an issuer to supply), when that is what failed.
+        var remedy: VerificationRemedy?
     }
 
     func checkHistorically(
@@ -45,14 +47,15 @@ extension Verifier {
             warnings += outcome.warnings
             guard case .validThen(let validity) = outcome.verdict else {
                 return HistoricalOutcome(
-                    verdict: outcome.verdict, checkedAt: outcome.checkedAt, chain: outcome.chain, warnings: warnings)
+                    verdict: outcome.verdict, checkedAt: outcome.checkedAt, chain: outcome.chain, warnings: warnings,
+                    remedy: outcome.remedy)
             }
             if first == nil { first = (validity, outcome.chain) }
             if let current = window {
                 guard current.overlaps(validity.window) else {
                     return HistoricalOutcome(
                         verdict: .untrusted(
-                            "the signers' chains were never valid at the same time (--historical): SignerInfo 1 from \(Self.span(current)), SignerInfo \(index + 1) from \(Self.span(validity.window))",
+                            "the signers' chains were never valid at the same time (historical mode): SignerInfo 1 from \(Self.span(current)), SignerInfo \(index + 1) from \(Self.span(validity.window))",
                             certificate: nil, depth: 0),
                         checkedAt: nil, chain: first?.chain ?? [], warnings: warnings)
                 }
@@ -80,12 +83,14 @@ extension Verifier {
         let requested = options.time
         let asOf = requested.map { " at \(InternetDateTime.string(from: $0))" } ?? ""
         func refused(
-            _ reason: String, _ certificate: CertificateInfo? = nil, depth: Int = 0, chain: [CertificateInfo] = []
+            _ reason: String, _ certificate: CertificateInfo? = nil, depth: Int = 0, chain: [CertificateInfo] = [],
+            remedy: VerificationRemedy? = nil
         )
             -> HistoricalOutcome
         {
             HistoricalOutcome(
-                verdict: .untrusted(reason, certificate: certificate, depth: depth), checkedAt: nil, chain: chain)
+                verdict: .untrusted(reason, certificate: certificate, depth: depth), checkedAt: nil, chain: chain,
+                remedy: remedy)
         }
 
         // 1. Which root of the store the chain reaches, whenever that was.
@@ -108,8 +113,8 @@ extension Verifier {
             guard let top = chain.last else { return refused("no chain to \(store.name)\(asOf): \(detail)") }
             if built.failure == .CAASA_CHAIN_UNTRUSTED {
                 return refused(
-                    "the chain cannot be built (--historical): its issuer \"\(top.issuer)\" is not in the file, not among --intermediates and not a root of \(store.name)\(asOf); supply it with --intermediates FILE (or --fetch-issuers)",
-                    top, depth: chain.count - 1, chain: chain)
+                    "the chain cannot be built (historical mode): its issuer \"\(top.issuer)\" is not in the file, not among the intermediates given and not a root of \(store.name)\(asOf)",
+                    top, depth: chain.count - 1, chain: chain, remedy: .supplyIssuer)
             }
             return refused(
                 "no chain to a root of \(store.name)\(asOf): \(detail)", chain[min(depth, chain.count - 1)],
@@ -129,7 +134,7 @@ extension Verifier {
             let ends = chain.min { $0.notAfter < $1.notAfter } ?? top
             let starts = chain.max { $0.notBefore < $1.notBefore } ?? top
             return refused(
-                "no time when the chain was valid (--historical): the validity periods of its certificates never overlap (\"\(ends.subject)\" expired at \(InternetDateTime.string(from: ends.notAfter)), \"\(starts.subject)\" is valid from \(InternetDateTime.string(from: starts.notBefore)))",
+                "no time when the chain was valid (historical mode): the validity periods of its certificates never overlap (\"\(ends.subject)\" expired at \(InternetDateTime.string(from: ends.notAfter)), \"\(starts.subject)\" is valid from \(InternetDateTime.string(from: starts.notBefore)))",
                 ends, chain: chain)
         }
         let windows: [(range: ClosedRange<Date>, period: TrustPeriod)] = root.periods.compactMap { period in
@@ -143,7 +148,7 @@ extension Verifier {
                 HistoricalValidity.describe(period)
             }.joined(separator: ", ")
             return refused(
-                "no time when the chain was valid and its root trusted (--historical): its certificates were valid from \(validity), but \(store.name) held \"\(top.subject)\" only \(spans)",
+                "no time when the chain was valid and its root trusted (historical mode): its certificates were valid from \(validity), but \(store.name) held \"\(top.subject)\" only \(spans)",
                 top, depth: chain.count - 1, chain: chain)
         }
 
@@ -182,7 +187,7 @@ extension Verifier {
         guard let window = chosen.window else {
             return HistoricalOutcome(
                 verdict: .untrusted(
-                    "\(InternetDateTime.string(from: chosen.time)) is outside the window (--historical): the chain was valid and its root trusted only from \(windows.map { Self.span($0.range) }.joined(separator: ", "))",
+                    "\(InternetDateTime.string(from: chosen.time)) is outside the window (historical mode): the chain was valid and its root trusted only from \(windows.map { Self.span($0.range) }.joined(separator: ", "))",
                     certificate: nil, depth: 0),
                 checkedAt: chosen.time, chain: check.chain, warnings: check.warnings)
         }

@@ -121,6 +121,7 @@ public struct Verifier: Sendable {
                         warnings: signature.warnings + historical.warnings)
                     outcome.embeddedCertificates = message.certificates.map(\.info)
                     outcome.historicalChecked = true
+                    outcome.historicalRemedy = historical.remedy
                     if !historical.verdict.isValidThen { outcome.chainProblems = check.problems }
                     return outcome
                 }

@@ -28,8 +28,9 @@ public struct ProxyConfiguration: Sendable, Hashable {
     /// The configuration for `--proxy` (nil: not given; empty: no proxy, whatever the
     /// environment says) and `--noproxy` (nil: not given, so `no_proxy`/`NO_PROXY` apply),
     /// as curl combines them with `environment`.
+    /// `flagName` names `proxyFlag` in errors and in ``source`` (the CLI passes `--proxy`).
     public static func resolve(
-        proxyFlag: String?, noProxyFlag: String?, environment: [String: String]
+        proxyFlag: String?, noProxyFlag: String?, environment: [String: String], flagName: String = "the proxy URL"
     ) throws -> ProxyConfiguration {
         let noProxy: NoProxyList
         if let noProxyFlag {
@@ -39,7 +40,8 @@ public struct ProxyConfiguration: Sendable, Hashable {
         }
         if let proxyFlag {
             guard !proxyFlag.isEmpty else { return ProxyConfiguration(noProxy: noProxy) }
-            return ProxyConfiguration(proxy: try ProxyURL.parse(proxyFlag), noProxy: noProxy, source: "--proxy")
+            return ProxyConfiguration(
+                proxy: try ProxyURL.parse(proxyFlag, source: flagName), noProxy: noProxy, source: flagName)
         }
         guard let name = proxyVariables.first(where: { environment[$0] != nil }), let value = environment[name],
             !value.trimmingCharacters(in: .whitespaces).isEmpty

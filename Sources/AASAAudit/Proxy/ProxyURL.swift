@@ -54,8 +54,9 @@ public struct ProxyURL: Sendable, Hashable, CustomStringConvertible {
         hasher.combine(credentials?.user)
     }
 
-    /// Parses a proxy URL. `source` names where it came from (`--proxy`, `HTTPS_PROXY`) in errors.
-    public static func parse(_ text: String, source: String = "--proxy") throws -> ProxyURL {
+    /// Parses a proxy URL. `source` names where it came from (the CLI says `--proxy`; the
+    /// environment variable `HTTPS_PROXY`) in errors.
+    public static func parse(_ text: String, source: String = "the proxy URL") throws -> ProxyURL {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let shown = redacted(trimmed)
         func failure(_ reason: String) -> ParseError { ParseError(description: "\(source) '\(shown)': \(reason)") }

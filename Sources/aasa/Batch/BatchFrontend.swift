@@ -192,6 +192,6 @@ struct BatchFrontend {
 
     /// Throws the worst status unless it is success.
     func exit() throws {
-        if worst != ExitStatus.success { throw worst }
+        try ExitStatus.throwing(worst)
     }
 }

@@ -23,7 +23,8 @@ struct ProxyOptions: ParsableArguments {
         -> ProxyConfiguration
     {
         do {
-            return try ProxyConfiguration.resolve(proxyFlag: proxy, noProxyFlag: noproxy, environment: environment)
+            return try ProxyConfiguration.resolve(
+                proxyFlag: proxy, noProxyFlag: noproxy, environment: environment, flagName: "--proxy")
         } catch {
             throw ValidationError("\(error)")
         }

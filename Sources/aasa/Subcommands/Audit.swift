@@ -228,7 +228,10 @@ extension AASACommand {
                 do {
                     auditor = try Auditor(configuration: configuration)
                 } catch let error as Auditor.SetupError {
-                    throw CLIFailure("audit", error.description)
+                    switch (error.setting, error.reason) {
+                    case (.cdnBaseURL, let reason?): throw CLIFailure("audit", "--cdn-base-url \(reason)")
+                    default: throw CLIFailure("audit", error.description)
+                    }
                 }
             }
             guard let auditor, let source else { throw ExitStatus.badInput }

@@ -134,7 +134,7 @@ extension AASACommand {
             // 1. The files, and where each goes.
             let expansion = batch.expand(inputs, what: "convert", emptyIsFailure: false)
             let items = expansion.items
-            // Convert keeps its own outcomes and status rule (the first unreadable input decides).
+            // Convert keeps its own outcomes (its summary counts them); the status is the worst.
             var frontend = BatchFrontend("convert", expansion, failureOutcome: nil)
             outcomes += expansion.failures.map { _ in Outcome.failed(ExitStatus.badInput) }
             for item in items {
@@ -210,15 +210,8 @@ extension AASACommand {
             if jobs.count > 1 || batch.filesFrom != nil || inputs.contains(where: isDirectory) {
                 summarise(outcomes, leftOut: frontend.leftOutNote)
             }
-            var worst = ExitStatus.success
-            for case .failed(let status) in outcomes {
-                if status == ExitStatus.badInput || status == ExitStatus.usage {
-                    worst = status
-                    break
-                }
-                worst = status
-            }
-            if worst != ExitStatus.success { throw worst }
+            try ExitStatus.throwing(
+                ExitStatus.worst(of: outcomes.compactMap { if case .failed(let status) = $0 { status } else { nil } }))
         }
 
         /// The options one conversion needs, captured for the worker threads.
@@ -289,7 +282,8 @@ extension AASACommand {
             } catch {
                 throw CLIFailure(
                     job.input,
-                    MissingIssuerHint.adding(to: error.message, code: error.code, fetching: settings.fetchIssuers),
+                    RemedyHint.adding(
+                        to: error.message, remedy: error.remedy, code: error.code, fetching: settings.fetchIssuers),
                     status: error.isVerificationFailure ? ExitStatus.checkFailed : ExitStatus.badInput,
                     code: error.code)
             }

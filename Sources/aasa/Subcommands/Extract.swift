@@ -185,8 +185,9 @@ extension AASACommand {
             case .refused(let reason):
                 throw CLIFailure(
                     path,
-                    MissingIssuerHint.adding(
-                        to: "not extracted: \(reason)", code: result.verdict.code, fetching: fetching),
+                    RemedyHint.adding(
+                        to: "not extracted: \(reason)", remedy: result.remedy, code: result.verdict.code,
+                        fetching: fetching),
                     status: ExitStatus.checkFailed, code: result.verdict.code)
             }
         }

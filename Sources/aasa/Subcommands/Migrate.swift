@@ -133,12 +133,11 @@ extension AASACommand {
                 return
             }
             var counts: [Outcome: Int] = [:]
-            var worst = ExitStatus.success
             for file in files {
                 let outcome = migrate(file, to: Self.destination(of: file, in: outDirectory), under: outDirectory)
                 counts[outcome, default: 0] += 1
-                worst = ExitStatus.worst(worst, Self.status(of: outcome))
             }
+            let worst = ExitStatus.worst(of: counts.keys.map(Self.status(of:)))
             var parts = ["\(counts[.migrated] ?? 0) of \(Counted.files(files.count)) migrated"]
             if let current = counts[.current] { parts.append("\(current) already current") }
             if let checked = counts[.dryRun] { parts.append("\(checked) proved, not written (--dry-run)") }
@@ -198,7 +197,10 @@ extension AASACommand {
                     return .current
                 }
                 for note in migration.notes {
-                    Diagnostics.emit(file, note.kind == .warning ? .warning : .note, note.description)
+                    let hint = note.keepLegacyWould.map { " (--keep-legacy \($0))" } ?? ""
+                    Diagnostics.emit(
+                        file, note.kind == .warning ? .warning : .note,
+                        (note.path.map { "\($0): " } ?? "") + note.message + hint)
                 }
                 let blocked = !migration.blockers.isEmpty
                 for blocker in migration.blockers {

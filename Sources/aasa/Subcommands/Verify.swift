@@ -113,8 +113,9 @@ extension AASACommand {
                             output.fail(
                                 CLIFailure(
                                     item.path,
-                                    MissingIssuerHint.adding(
-                                        to: result.refusal, code: result.verdict.code, fetching: fetching),
+                                    RemedyHint.adding(
+                                        to: result.verdict.reason ?? "not valid", remedy: result.remedy,
+                                        code: result.verdict.code, fetching: fetching),
                                     status: ExitStatus.checkFailed, code: result.verdict.code))
                         }
                     } catch {

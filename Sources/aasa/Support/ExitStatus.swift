@@ -25,6 +25,12 @@ enum ExitStatus {
         return rank(b) > rank(a) ? b : a
     }
 
+    /// The status of a run from those of its parts: the worst of them (``worst(_:_:)``), success
+    /// for none. The one exit policy of every command that handles many inputs.
+    static func worst(of statuses: some Sequence<ExitCode>) -> ExitCode {
+        statuses.reduce(success) { worst($0, $1) }
+    }
+
     /// Throws `status` unless it is success: the end of a command that counted its outcomes.
     static func throwing(_ status: ExitCode) throws {
         if status != success { throw status }

@@ -20,7 +20,8 @@ struct ContentDecisionTests {
         tampered[target.lowerBound] = UInt8(ascii: "Z")
         let result = verifier.verify(tampered)
         #expect(result.verdict.code == "tampered")
-        #expect(result.contentDecision == .refused(result.refusal))
+        #expect(result.contentDecision == .refused(try #require(result.verdict.reason)))
+        #expect(result.remedy == nil && result.refusal == result.verdict.reason)
     }
 
     @Test("plain JSON and what is not signed are nothing to take, not a failed check")
@@ -51,7 +52,13 @@ struct ContentDecisionTests {
                 Issue.record("\(now.contentDecision)")
                 return
             }
-            #expect(reason.contains("--historical"))
+            // The reason says what is wrong; the remedy is a value, which the CLI words with its
+            // flag, and `refusal` in the library's words: no command-line flag in either.
+            #expect(reason == now.verdict.reason)
+            #expect(now.remedy == .historicalMode)
+            #expect(now.refusal == "\(reason) (a legacy file? the historical mode checks it as it was when signed)")
+            #expect(!now.refusal.contains("--") && !note.contains("--"), "\(now.refusal) \(note)")
+            #expect(then.remedy == nil)
         }
     }
 }

@@ -270,7 +270,9 @@ struct PolicyFixtureTests {
         result.expect("valid")
         let weak = result.warnings.filter(\.weak)
         #expect(!weak.isEmpty, "\(result.warnings)")
-        #expect(weak.allSatisfy { !$0.refused && $0.message.contains("--allow-weak-crypto") })
+        #expect(
+            weak.allSatisfy { !$0.refused && $0.message.contains("accepted only because weak algorithms were allowed") }
+        )
     }
 
     @Test(
