@@ -1,8 +1,9 @@
 import AASA
+import AASAReports
 import ArgumentParser
 
 /// `--disable`, `--enable`, `--severity`, `--config` and `--no-config` of lint and check: which
-/// rules report and at which severity, from the configuration file (``ProjectConfig``) and
+/// rules report and at which severity, from the configuration file (``ProjectConfiguration``) and
 /// then the command line, which overrides it.
 struct RuleSelectionOptions: ParsableArguments {
     @Option(
@@ -27,11 +28,11 @@ struct RuleSelectionOptions: ParsableArguments {
     @Option(
         name: .customLong("config"),
         help: ArgumentHelp(
-            "Read the configuration from FILE instead of ./\(ProjectConfig.defaultName) (\(InstalledDocs.page("configuration.md"))).",
+            "Read the configuration from FILE instead of ./\(ProjectConfiguration.defaultName) (\(InstalledDocs.page("configuration.md"))).",
             valueName: "file"))
     var config: String?
 
-    @Flag(name: .customLong("no-config"), help: "Ignore ./\(ProjectConfig.defaultName).")
+    @Flag(name: .customLong("no-config"), help: "Ignore ./\(ProjectConfiguration.defaultName).")
     var noConfig = false
 
     func validate() throws {
@@ -67,7 +68,7 @@ struct RuleSelectionOptions: ParsableArguments {
         let names = RuleList.knownRuleIDs.map(\.rawValue)
         guard names.contains(word) else {
             throw ValidationError(
-                "\(option) '\(word)': no such rule\(ProjectConfig.hint(word, among: names)); aasa lint --list-rules lists them"
+                "\(option) '\(word)': no such rule\(ProjectConfiguration.hint(word, among: names)); aasa lint --list-rules lists them"
             )
         }
         return RuleID(rawValue: word)
@@ -76,14 +77,14 @@ struct RuleSelectionOptions: ParsableArguments {
     /// What this run uses: the configuration, if any, with the command line's choices over it.
     struct Resolved {
         var selection = RuleSelection.everything
-        var config: ProjectConfig?
+        var config: ProjectConfiguration?
     }
 
     /// Loads the configuration and applies the command line over it.
     /// - Throws: ``CLIFailure`` (status 2) for a configuration that cannot be read or used.
     func resolve() throws -> Resolved {
         var resolved = Resolved()
-        resolved.config = try ProjectConfig.load(explicit: config, ignoreWorkingDirectory: noConfig)
+        resolved.config = try ProjectConfiguration.load(explicit: config, ignoreWorkingDirectory: noConfig)
         var selection = RuleSelection()
         for (rule, setting) in resolved.config?.rules ?? [] {
             switch setting {

@@ -1,5 +1,6 @@
 import AASA
 import AASAAudit
+import AASAReports
 import ArgumentParser
 import Foundation
 

@@ -267,7 +267,7 @@ extension AASACommand {
         /// The severity at or above which a finding fails: `warning` with --strict, else --fail-on,
         /// else the configuration's `failOn` (`error` by default). --strict and --fail-on are
         /// never both given (``validate()``).
-        func failureThreshold(config: ProjectConfig?) -> Severity {
+        func failureThreshold(config: ProjectConfiguration?) -> Severity {
             strict ? .warning : failOn.level ?? config?.failOn ?? .error
         }
 

@@ -1,3 +1,4 @@
+import AASA
 import ArgumentParser
 import Foundation
 

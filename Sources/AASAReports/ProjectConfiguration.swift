@@ -1,18 +1,22 @@
 import AASA
 import Foundation
 
-/// A project's configuration file: `.aasa.json` in the working directory, or `--config FILE`
-/// (docs/configuration.md, docs/schemas/config.schema.json). It chooses rules, their
-/// severities, `--fail-on` and the lint baseline; options on the command line override it.
+/// A project's configuration file: `.aasa.json` (docs/configuration.md,
+/// docs/schemas/config.schema.json). It chooses rules, their severities, the fail level and the
+/// lint baseline; a front end's own options override it (the CLI's do).
 ///
-/// The file is input like any other: it is parsed strictly, every key is checked, and an
-/// error names the file and the key (escaped for the terminal by ``Diagnostics``).
-struct ProjectConfig {
+/// The file is input like any other: it is parsed strictly, every key is checked, and a
+/// ``Problem`` names the key (`KEY: what is wrong`; the caller names the file).
+///
+/// ```swift
+/// let configuration = try ProjectConfiguration.parse(data, path: ".aasa.json", known: RuleRegistry.all.map(\.id))
+/// ```
+public struct ProjectConfiguration: Sendable {
     /// The file looked for in the working directory.
-    static let defaultName = ".aasa.json"
+    public static let defaultName = ".aasa.json"
 
     /// What the file says about one rule.
-    enum RuleSetting: Equatable {
+    public enum RuleSetting: Equatable, Sendable {
         case off
         /// On, at the rule's own severity.
         case on
@@ -20,45 +24,31 @@ struct ProjectConfig {
     }
 
     /// The file as named (for messages).
-    var path: String
+    public var path: String
     /// The rules' settings, in the file's order.
-    var rules: [(rule: RuleID, setting: RuleSetting)] = []
-    var failOn: Severity?
-    /// The baseline file, relative to the configuration file's directory when not absolute.
-    var baseline: String?
+    public var rules: [(rule: RuleID, setting: RuleSetting)] = []
+    /// The lowest severity that fails the run (`failOn`).
+    public var failOn: Severity?
+    /// The baseline file, relative to the working directory (the file names it relative to its
+    /// own directory when not absolute).
+    public var baseline: String?
 
     /// The keys of the file, for messages and suggestions.
-    static let keys = ["$schema", "rules", "failOn", "baseline"]
+    public static let keys = ["$schema", "rules", "failOn", "baseline"]
     /// The values of a rule's setting.
-    static let settings = ["off", "on"] + Severity.allCases.map(\.rawValue)
+    public static let settings = ["off", "on"] + Severity.allCases.map(\.rawValue)
 
-    /// The configuration of this run: `--config FILE`, else `.aasa.json` in the working
-    /// directory when it exists (unless `ignoreWorkingDirectory`), else none.
-    /// - Throws: ``CLIFailure`` (status 2) naming the file and the key.
-    static func load(explicit: String?, ignoreWorkingDirectory: Bool) throws -> ProjectConfig? {
-        let path: String
-        if let explicit {
-            path = explicit
-        } else {
-            guard !ignoreWorkingDirectory, FileManager.default.fileExists(atPath: defaultName) else { return nil }
-            path = defaultName
-        }
-        let data = try InputFile.read(path, what: "configuration", limit: 1 << 20)
-        do {
-            return try parse(data, path: path)
-        } catch let error as Problem {
-            throw CLIFailure(path, error.message)
-        }
-    }
+    public init(path: String) { self.path = path }
 
     /// Why a configuration cannot be used: `KEY: what is wrong`.
-    struct Problem: Error, Equatable {
-        var message: String
+    public struct Problem: Error, Equatable, Sendable {
+        public var message: String
         init(_ at: JSONPath, _ what: String) { message = "\(at): \(what)" }
     }
 
     /// Parses a configuration (strict JSON, every key checked against `known` rule IDs).
-    static func parse(_ data: Data, path: String, known: [RuleID] = RuleList.knownRuleIDs) throws -> ProjectConfig {
+    /// - Throws: ``Problem``.
+    public static func parse(_ data: Data, path: String, known: [RuleID]) throws(Problem) -> ProjectConfiguration {
         let root: JSONNode
         do {
             root = try JSONParser(maximumDepth: 16).parse(data)
@@ -70,7 +60,7 @@ struct ProjectConfig {
         guard let members = root.members else {
             throw Problem(JSONPath(), "expected an object, found \(root.typeName)")
         }
-        var config = ProjectConfig(path: path)
+        var config = ProjectConfiguration(path: path)
         var seen: Set<String> = []
         for member in members {
             let at = JSONPath().appending(member.key)
@@ -97,7 +87,9 @@ struct ProjectConfig {
         return config
     }
 
-    private static func rules(_ node: JSONNode, at path: JSONPath, known: [RuleID]) throws -> [(RuleID, RuleSetting)] {
+    private static func rules(_ node: JSONNode, at path: JSONPath, known: [RuleID]) throws(Problem) -> [(
+        RuleID, RuleSetting
+    )] {
         guard let members = node.members else {
             throw Problem(path, "expected an object of rule IDs, found \(node.typeName)")
         }
@@ -125,7 +117,7 @@ struct ProjectConfig {
     }
 
     /// " (did you mean 'unknown-key'?)", or nothing.
-    static func hint(_ word: String, among names: [String]) -> String {
+    public static func hint(_ word: String, among names: [String]) -> String {
         Suggestion.closest(to: word, among: names).map { " (did you mean '\($0)'?)" } ?? ""
     }
 

@@ -1,10 +1,10 @@
 /// The name a mistyped word was probably meant to be, among the names a command knows
-/// (subcommands, rule IDs): the hint of "Did you mean 'check'?".
-enum Suggestion {
+/// (subcommands, rule IDs, a configuration's keys): the hint of "Did you mean 'check'?".
+public enum Suggestion {
     /// The closest of `names` to `word` (the first of them on a tie), when it is close enough
     /// to be a typing slip: one edit for a word of up to 5 characters, two for a longer one.
     /// Nil for a word that is one of `names`.
-    static func closest(to word: String, among names: [String]) -> String? {
+    public static func closest(to word: String, among names: [String]) -> String? {
         guard !names.contains(word) else { return nil }
         let typed = Array(word.lowercased())
         let allowed = typed.count > 5 ? 2 : 1
@@ -18,7 +18,7 @@ enum Suggestion {
 
     /// The optimal-string-alignment distance: insertions, deletions, substitutions and swaps of
     /// two neighbouring characters ("chcek" is one edit from "check") each count one.
-    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    public static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
         guard !a.isEmpty else { return b.count }
         guard !b.isEmpty else { return a.count }
         var previous2 = [Int](repeating: 0, count: b.count + 1)
