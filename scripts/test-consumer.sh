@@ -23,28 +23,37 @@ trap 'rm -rf "$work"' EXIT
 # A bare clone named aasa.git: its URL ends as the snippet's does (the package identity is the
 # URL's last component), and it holds only what is committed.
 git clone --quiet --bare "$repo" "$work/aasa.git"
-mkdir -p "$work/MyTool/Sources/MyTool"
-cat > "$work/MyTool/Package.swift" <<SWIFT
+# A consumer package NAME with one executable target that depends on the products named, and on
+# this repository with the traits given (Swift array syntax).
+make_package() {
+    local name="$1" traits="$2"
+    shift 2
+    local products=""
+    for product in "$@"; do
+        products+="                .product(name: \"$product\", package: \"aasa\"),"$'\n'
+    done
+    mkdir -p "$work/$name/Sources/$name"
+    cat > "$work/$name/Package.swift" <<SWIFT
 // swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
-    name: "MyTool",
+    name: "$name",
     platforms: [.macOS(.v13)],
     dependencies: [
-        .package(url: "file://$work/aasa.git", branch: "main", traits: []),
+        .package(url: "file://$work/aasa.git", branch: "main", traits: $traits),
     ],
     targets: [
         .executableTarget(
-            name: "MyTool",
+            name: "$name",
             dependencies: [
-                .product(name: "AASA", package: "aasa"),
-                .product(name: "AASAReports", package: "aasa"),
-            ]
+$products            ]
         ),
     ]
 )
 SWIFT
+}
+make_package MyTool "[]" AASA AASAReports
 cat > "$work/MyTool/Sources/MyTool/main.swift" <<'SWIFT'
 import AASA
 import AASAReports
@@ -101,29 +110,7 @@ if ! command -v nginx >/dev/null; then
     echo "consumer: 1 passed, 1 failed"
     exit 1
 fi
-mkdir -p "$work/FleetTool/Sources/FleetTool"
-cat > "$work/FleetTool/Package.swift" <<SWIFT
-// swift-tools-version:6.1
-import PackageDescription
-
-let package = Package(
-    name: "FleetTool",
-    platforms: [.macOS(.v13)],
-    dependencies: [
-        .package(url: "file://$work/aasa.git", branch: "main", traits: ["Audit"]),
-    ],
-    targets: [
-        .executableTarget(
-            name: "FleetTool",
-            dependencies: [
-                .product(name: "AASA", package: "aasa"),
-                .product(name: "AASAReports", package: "aasa"),
-                .product(name: "AASAAudit", package: "aasa"),
-            ]
-        ),
-    ]
-)
-SWIFT
+make_package FleetTool '["Audit"]' AASA AASAReports AASAAudit
 # The program is docs/library.md's fleet example, taken from the page as it is printed there.
 python3 - "$repo/docs/library.md" "$work/FleetTool/Sources/FleetTool/main.swift" <<'PYTHON'
 import re, sys
