@@ -24,8 +24,10 @@ public struct MigrationNote: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The note for a person: where, what, and what ``MigrationOptions/keepLegacy`` would do.
-    public var description: String {
-        (path.map { "\($0): " } ?? "") + message
-            + (keepLegacyWould.map { " (MigrationOptions.keepLegacy \($0))" } ?? "")
+    public var description: String { description(namingKeepLegacy: "MigrationOptions.keepLegacy") }
+
+    /// ``description`` with the option named as a front end names it (the CLI: `--keep-legacy`).
+    public func description(namingKeepLegacy option: String) -> String {
+        (path.map { "\($0): " } ?? "") + message + (keepLegacyWould.map { " (\(option) \($0))" } ?? "")
     }
 }

@@ -197,10 +197,9 @@ extension AASACommand {
                     return .current
                 }
                 for note in migration.notes {
-                    let hint = note.keepLegacyWould.map { " (--keep-legacy \($0))" } ?? ""
                     Diagnostics.emit(
                         file, note.kind == .warning ? .warning : .note,
-                        (note.path.map { "\($0): " } ?? "") + note.message + hint)
+                        note.description(namingKeepLegacy: "--keep-legacy"))
                 }
                 let blocked = !migration.blockers.isEmpty
                 for blocker in migration.blockers {

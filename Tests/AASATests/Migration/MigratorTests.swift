@@ -50,6 +50,14 @@ struct MigratorTests {
                 $0.message.contains("legacy object keyed by app ID became an array of 2 entries")
             })
         #expect(migration.notes.contains { $0.path?.description == "applinks.apps" })
+        // What keepLegacy would keep is a value; the library names the option, never a flag.
+        let apps = try #require(migration.notes.first { $0.path?.description == "applinks.apps" })
+        #expect(apps.message == "removed: iOS 13 and later ignore it" && apps.keepLegacyWould == "keeps it")
+        #expect(
+            apps.description
+                == "applinks.apps: removed: iOS 13 and later ignore it (MigrationOptions.keepLegacy keeps it)")
+        #expect(apps.description(namingKeepLegacy: "--keep-legacy").hasSuffix("(--keep-legacy keeps it)"))
+        #expect(migration.notes.allSatisfy { !$0.description.contains("--") })
     }
 
     @Test("appID → appIDs; NOT paths → exclude: true, in order; \"*\" → {\"/\": \"*\"}")
