@@ -52,7 +52,9 @@ struct DomainListTests {
         try withList("\(exact)\n\(exact)b\n") { path in
             let read = entries(try DomainList(file: path))
             #expect(read.count == 2)
-            #expect(read[0] != "invalid \(path):1: the line is too long to be a domain")
+            // Read whole and judged as a name (a 4,096-character label is no domain), not cut.
+            #expect(read[0].hasPrefix("invalid \(path):1: "), "\(read[0].prefix(80))")
+            #expect(!read[0].hasSuffix("the line is too long to be a domain"))
             #expect(read[1] == "invalid \(path):2: the line is too long to be a domain")
         }
     }

@@ -114,6 +114,30 @@ struct FetchIssuersTests {
     }
 
     @Test(
+        "--historical without the issuer: the CLI words the remedy with --intermediates, and says when the fetch got none"
+    )
+    func historicalRemedyNamesTheFlags() throws {
+        let setup = try Setup()
+        let file = try setup.pki.signedFile(aia: "\(setup.base)/missing.der", name: "historical")
+        // Without --fetch-issuers: the remedy names both ways to supply the issuer.
+        let plain = setup.aasa(["verify", file, "--historical"] + setup.trust)
+        #expect(plain.status == 1, "\(plain)")
+        let line = plain.stderrLines.last ?? ""
+        #expect(line.contains("the chain cannot be built (historical mode)"), "\(plain)")
+        #expect(line.hasSuffix("; supply the issuer with --intermediates FILE (or --fetch-issuers)"), "\(plain)")
+        #expect(setup.server.requests().isEmpty, "\(plain)")
+        // With it, and a 404: the remedy says the fetch got none, after the fetch's own line.
+        let fetched = setup.aasa(["verify", file, "--historical", "--fetch-issuers"] + setup.trust)
+        #expect(fetched.status == 1, "\(fetched)")
+        #expect(Self.fetchLines(fetched).count == 1, "\(fetched)")
+        #expect(
+            fetched.stderrLines.last?.hasSuffix(
+                "; supply the issuer with --intermediates FILE (--fetch-issuers got none: see its lines above)")
+                == true,
+            "\(fetched)")
+    }
+
+    @Test(
         "refused: a body over 64 KiB (Content-Length or not), a 404, no certificate, a redirect to file:",
         arguments: [
             ("/big.der", "refused: the body is over the 65536-byte limit (Content-Length 70000)"),
