@@ -64,9 +64,19 @@ caasa_status caasa_buffer_from_bio(BIO *bio, caasa_buffer *out) {
     return caasa_buffer_from_bytes((const unsigned char *)bytes, (size_t)length, out);
 }
 
+/// The calling thread's memory BIO for names: BIO_new and BIO_free take OpenSSL's global
+/// ex_data lock, and a batch prints a name for every file (docs/performance.md, "Many cores").
+static _Thread_local BIO *caasa_name_bio;
+
+void caasa_name_bio_release(void) {
+    BIO_free(caasa_name_bio);
+    caasa_name_bio = NULL;
+}
+
 char *caasa_name_string(const X509_NAME *name) {
-    BIO *bio = BIO_new(BIO_s_mem());
-    if (bio == NULL) return NULL;
+    if (caasa_name_bio == NULL && (caasa_name_bio = BIO_new(BIO_s_mem())) == NULL) return NULL;
+    BIO *bio = caasa_name_bio;
+    if (BIO_reset(bio) != 1) return NULL;
     unsigned long flags = (ASN1_STRFLGS_RFC2253 & ~ASN1_STRFLGS_ESC_MSB) | XN_FLAG_SEP_CPLUS_SPC
                           | XN_FLAG_FN_SN | XN_FLAG_DUMP_UNKNOWN_FIELDS;
     char *result = NULL;
@@ -79,7 +89,12 @@ char *caasa_name_string(const X509_NAME *name) {
             result[length] = '\0';
         }
     }
-    BIO_free(bio);
+    // Keep no name of this call for the next; a BIO grown by a long name is not kept (a reset
+    // clears the whole buffer).
+    if (BIO_ctrl_pending(bio) > 4096)
+        caasa_name_bio_release();
+    else
+        (void)BIO_reset(bio);
     return result;
 }
 

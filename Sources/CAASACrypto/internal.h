@@ -45,8 +45,20 @@ caasa_status caasa_buffer_from_bio(BIO *bio, caasa_buffer *out) __attribute__((v
 caasa_status caasa_buffer_from_bytes(const unsigned char *bytes, size_t length, caasa_buffer *out)
     __attribute__((visibility("hidden")));
 
+/// 1 when `p7` has the shape quickverify.c handles and its signature verifies, with the
+/// signer (from `candidates`) and the embedded content; 0 otherwise, the error queue as it was:
+/// the caller then asks PKCS7_verify, which gives every other verdict.
+int caasa_quick_signature_check(PKCS7 *p7, STACK_OF(X509) *candidates, X509 **signer, ASN1_OCTET_STRING **content)
+    __attribute__((visibility("hidden")));
+
+/// Frees what quickverify.c keeps for the calling thread (caasa_thread_stop calls it).
+void caasa_quick_verify_release(void) __attribute__((visibility("hidden")));
+
 /// "C=US, O=Example, CN=example.com" (UTF-8, RFC 2253 escaping, forward order), malloc'd.
 char *caasa_name_string(const X509_NAME *name) __attribute__((visibility("hidden")));
+
+/// Frees the calling thread's BIO of caasa_name_string (caasa_thread_stop calls it).
+void caasa_name_bio_release(void) __attribute__((visibility("hidden")));
 
 /// Upper-case hex of an ASN1_INTEGER, malloc'd.
 char *caasa_serial_string(const ASN1_INTEGER *serial) __attribute__((visibility("hidden")));

@@ -253,13 +253,34 @@ caasa_status caasa_pkcs7_verify_signature(const caasa_pkcs7 *message, const caas
     // its `certs` argument before the message, so a caller's extra certificate with the same
     // issuer and serial would otherwise displace the signer the file actually carries.
     STACK_OF(X509) *candidates = sk_X509_new_null();
-    BIO *content = BIO_new(BIO_s_mem());
+    BIO *content = NULL;
     STACK_OF(X509) *owned = sk_X509_new_null();
     STACK_OF(X509) *signers = NULL;
     caasa_status status = CAASA_OK;
-    if (candidates == NULL || content == NULL || owned == NULL
+    if (candidates == NULL || owned == NULL
         || (p7->d.sign->cert != NULL && !X509_add_certs(candidates, p7->d.sign->cert, X509_ADD_FLAG_UP_REF))
         || (extra != NULL && !X509_add_certs(candidates, caasa_stack(extra), X509_ADD_FLAG_UP_REF))) {
+        status = CAASA_ERR_MEMORY;
+        goto done;
+    }
+    // The shape of nearly every file, verified without PKCS7_verify's per-call fetches and
+    // locks (quickverify.c); anything else, and any failure, is PKCS7_verify's to judge.
+    X509 *quick_signer = NULL;
+    ASN1_OCTET_STRING *quick_content = NULL;
+    if (caasa_quick_signature_check(p7, candidates, &quick_signer, &quick_content)) {
+        if (!X509_add_cert(owned, quick_signer, X509_ADD_FLAG_UP_REF)) {
+            status = CAASA_ERR_MEMORY;
+            goto done;
+        }
+        status = caasa_buffer_from_bytes(ASN1_STRING_get0_data(quick_content),
+                                         (size_t)ASN1_STRING_length(quick_content), content_out);
+        if (status == CAASA_OK) {
+            *signers_out = (caasa_certs *)owned;
+            owned = NULL;
+        }
+        goto done;
+    }
+    if ((content = BIO_new(BIO_s_mem())) == NULL) {
         status = CAASA_ERR_MEMORY;
         goto done;
     }

@@ -389,6 +389,13 @@ caasa_status caasa_pkcs7_verify_signature(const caasa_pkcs7 *message, const caas
                                           caasa_buffer *content_out,
                                           caasa_certs *_Nullable *_Nonnull signers_out);
 
+/// For tests: turns the quick signature check (quickverify.c) off or on for the calling thread,
+/// so that a test can compare its verdicts with PKCS7_verify's alone. On by default.
+void caasa_quick_verify_set_enabled(int enabled);
+
+/// For tests: how many signatures the quick check has verified on the calling thread.
+unsigned long caasa_quick_verify_count(void);
+
 // MARK: - Version
 
 /// Frees the calling thread's OpenSSL state (error queue, per-thread DRBGs) now, as
