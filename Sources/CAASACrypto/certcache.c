@@ -54,10 +54,15 @@ void caasa_cert_cache_free(caasa_cert_cache *cache) {
     OPENSSL_free(cache);
 }
 
-/// FNV-1a, 64 bits.
+/// FNV-1a, 64 bits, over the length and the last 64 bytes (the signature's, which differ
+/// between any two certificates): the hash only picks the slot, and memcmp of the whole DER
+/// decides a hit. Hashing every byte cost 4 % of verifying a file (two certificates, a byte at
+/// a time).
 static uint64_t caasa_hash(const unsigned char *bytes, size_t length) {
     uint64_t hash = 0xcbf29ce484222325ULL;
-    for (size_t i = 0; i < length; i++) hash = (hash ^ bytes[i]) * 0x100000001b3ULL;
+    for (size_t shift = 0; shift < 64; shift += 8) hash = (hash ^ ((length >> shift) & 0xFF)) * 0x100000001b3ULL;
+    size_t start = length > 64 ? length - 64 : 0;
+    for (size_t i = start; i < length; i++) hash = (hash ^ bytes[i]) * 0x100000001b3ULL;
     return hash;
 }
 

@@ -64,16 +64,30 @@ caasa_status caasa_buffer_from_bio(BIO *bio, caasa_buffer *out) {
     return caasa_buffer_from_bytes((const unsigned char *)bytes, (size_t)length, out);
 }
 
-/// The calling thread's memory BIO for names: BIO_new and BIO_free take OpenSSL's global
-/// ex_data lock, and a batch prints a name for every file (docs/performance.md, "Many cores").
+/// What caasa_name_string keeps per thread: a memory BIO to print into (BIO_new and BIO_free
+/// take OpenSSL's global ex_data lock), and the last name printed, by its DER (a batch prints the
+/// same signer's issuer for every file). docs/performance.md, "Many cores".
 static _Thread_local BIO *caasa_name_bio;
+static _Thread_local unsigned char *caasa_last_name_der;
+static _Thread_local size_t caasa_last_name_length;
+static _Thread_local char *caasa_last_name_text;
 
-void caasa_name_bio_release(void) {
-    BIO_free(caasa_name_bio);
-    caasa_name_bio = NULL;
+static void caasa_forget_last_name(void) {
+    OPENSSL_free(caasa_last_name_der);
+    OPENSSL_free(caasa_last_name_text);
+    caasa_last_name_der = NULL;
+    caasa_last_name_text = NULL;
+    caasa_last_name_length = 0;
 }
 
-char *caasa_name_string(const X509_NAME *name) {
+void caasa_name_string_release(void) {
+    BIO_free(caasa_name_bio);
+    caasa_name_bio = NULL;
+    caasa_forget_last_name();
+}
+
+/// The name printed as caasa_name_string prints it, into the thread's BIO.
+static char *caasa_print_name(const X509_NAME *name) {
     if (caasa_name_bio == NULL && (caasa_name_bio = BIO_new(BIO_s_mem())) == NULL) return NULL;
     BIO *bio = caasa_name_bio;
     if (BIO_reset(bio) != 1) return NULL;
@@ -91,11 +105,35 @@ char *caasa_name_string(const X509_NAME *name) {
     }
     // Keep no name of this call for the next; a BIO grown by a long name is not kept (a reset
     // clears the whole buffer).
-    if (BIO_ctrl_pending(bio) > 4096)
-        caasa_name_bio_release();
-    else
+    if (BIO_ctrl_pending(bio) > 4096) {
+        BIO_free(bio);
+        caasa_name_bio = NULL;
+    } else {
         (void)BIO_reset(bio);
+    }
     return result;
+}
+
+char *caasa_name_string(const X509_NAME *name) {
+    const unsigned char *der = NULL;
+    size_t der_length = 0;
+    if (!X509_NAME_get0_der(name, &der, &der_length)) {
+        ERR_clear_error();
+        return caasa_print_name(name);
+    }
+    // The same DER prints the same text.
+    if (caasa_last_name_text != NULL && der_length == caasa_last_name_length
+        && memcmp(der, caasa_last_name_der, der_length) == 0)
+        return OPENSSL_strdup(caasa_last_name_text);
+    char *text = caasa_print_name(name);
+    caasa_forget_last_name();
+    if (text != NULL && der_length <= 1024) {
+        caasa_last_name_der = OPENSSL_memdup(der, der_length);
+        caasa_last_name_text = OPENSSL_strdup(text);
+        caasa_last_name_length = der_length;
+        if (caasa_last_name_der == NULL || caasa_last_name_text == NULL) caasa_forget_last_name();
+    }
+    return text;
 }
 
 char *caasa_serial_string(const ASN1_INTEGER *serial) {

@@ -57,8 +57,8 @@ void caasa_quick_verify_release(void) __attribute__((visibility("hidden")));
 /// "C=US, O=Example, CN=example.com" (UTF-8, RFC 2253 escaping, forward order), malloc'd.
 char *caasa_name_string(const X509_NAME *name) __attribute__((visibility("hidden")));
 
-/// Frees the calling thread's BIO of caasa_name_string (caasa_thread_stop calls it).
-void caasa_name_bio_release(void) __attribute__((visibility("hidden")));
+/// Frees what caasa_name_string keeps for the calling thread (caasa_thread_stop calls it).
+void caasa_name_string_release(void) __attribute__((visibility("hidden")));
 
 /// Upper-case hex of an ASN1_INTEGER, malloc'd.
 char *caasa_serial_string(const ASN1_INTEGER *serial) __attribute__((visibility("hidden")));

@@ -39,6 +39,7 @@ enum BatchRunner {
                 deliver(index, work(item))
                 index += 1
             }
+            RecentDirectory.forget()
             return
         }
         let producer = Producer(next)
@@ -49,6 +50,7 @@ enum BatchRunner {
                     state.finish(index, work(item))
                 }
                 CryptoThread.releaseResources()
+                RecentDirectory.forget()
                 state.workerExited()
             }
             thread.stackSize = 16 * 1024 * 1024  // as the main thread: deep JSON is refused, not overflowed

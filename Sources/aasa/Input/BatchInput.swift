@@ -15,11 +15,12 @@ struct BatchInput: Sendable {
     var root: String? = nil
 
     /// The directory that holds this file, opened, and the file's name there. A found file's
-    /// directories are opened from ``root`` down without following a symbolic link
-    /// (``DirectoryHandle``): one that has become a link since the walk is refused.
+    /// directories are opened from ``root`` (kept open by the thread for the batch:
+    /// ``RecentDirectory``) down without following a symbolic link (``DirectoryHandle``): one
+    /// that has become a link since the walk is refused.
     func location() throws -> (directory: DirectoryHandle, name: String) {
         do {
-            if let root { return try DirectoryHandle(opening: root).descend(to: relative) }
+            if let root { return try RecentDirectory.opening(root).descend(to: relative) }
             let directory = (path as NSString).deletingLastPathComponent
             return (try DirectoryHandle(opening: directory), Self.ownName(path))
         } catch let change as TreeChange {
