@@ -14,9 +14,19 @@
 // the plain parse, and so is any failure, so that errors are exactly those of d2i_PKCS7.
 #include "internal.h"
 
-#include <pthread.h>
+#include <stdatomic.h>
+
+// Each thread keeps its own parsed certificates (issue #29). A cache shared by all workers took
+// a mutex twice per file, and every file then raised and dropped the reference counts of the
+// same X509 objects: cache lines that every worker wrote for every file. Per thread, a
+// certificate is parsed once per worker (about 100 µs each), and nothing of a file's
+// certificates is shared between threads.
+
+/// The most certificates a thread keeps, over all caches.
+enum { CAASA_THREAD_CERT_SLOTS = 256 };
 
 typedef struct caasa_cert_slot {
+    uint64_t cache_id;
     uint64_t hash;
     size_t length;
     unsigned char *der;
@@ -24,34 +34,47 @@ typedef struct caasa_cert_slot {
 } caasa_cert_slot;
 
 struct caasa_cert_cache {
-    pthread_mutex_t lock;
+    /// Unique in the process and never reused, so a thread's entries of a freed cache are never
+    /// found again.
+    uint64_t id;
     size_t capacity;
-    caasa_cert_slot *slots;  // direct-mapped by hash: a new certificate replaces the one in its slot
 };
 
+static atomic_uint_fast64_t caasa_next_cache_id = 1;
+
+/// The calling thread's certificates, direct-mapped by hash: a new certificate replaces the one
+/// in its slot.
+static _Thread_local caasa_cert_slot *caasa_thread_certs;
+
 caasa_cert_cache *caasa_cert_cache_new(size_t capacity) {
-    if (capacity == 0) capacity = 1;
     caasa_cert_cache *cache = OPENSSL_zalloc(sizeof *cache);
     if (cache == NULL) return NULL;
-    cache->slots = OPENSSL_zalloc(capacity * sizeof *cache->slots);
-    if (cache->slots == NULL || pthread_mutex_init(&cache->lock, NULL) != 0) {
-        OPENSSL_free(cache->slots);
-        OPENSSL_free(cache);
-        return NULL;
-    }
-    cache->capacity = capacity;
+    cache->id = atomic_fetch_add(&caasa_next_cache_id, 1);
+    cache->capacity = capacity == 0 ? 1 : capacity;
     return cache;
+}
+
+static void caasa_cert_slot_clear(caasa_cert_slot *slot) {
+    X509_free(slot->cert);
+    OPENSSL_free(slot->der);
+    memset(slot, 0, sizeof *slot);
 }
 
 void caasa_cert_cache_free(caasa_cert_cache *cache) {
     if (cache == NULL) return;
-    for (size_t i = 0; i < cache->capacity; i++) {
-        X509_free(cache->slots[i].cert);
-        OPENSSL_free(cache->slots[i].der);
-    }
-    OPENSSL_free(cache->slots);
-    pthread_mutex_destroy(&cache->lock);
+    // The calling thread's entries go now; another thread's go with its next use of the slot or
+    // when it stops (caasa_thread_certs_release).
+    for (size_t i = 0; caasa_thread_certs != NULL && i < CAASA_THREAD_CERT_SLOTS; i++)
+        if (caasa_thread_certs[i].cache_id == cache->id) caasa_cert_slot_clear(&caasa_thread_certs[i]);
     OPENSSL_free(cache);
+}
+
+void caasa_thread_certs_release(void) {
+    caasa_cert_slot *slots = caasa_thread_certs;
+    if (slots == NULL) return;
+    caasa_thread_certs = NULL;
+    for (size_t i = 0; i < CAASA_THREAD_CERT_SLOTS; i++) caasa_cert_slot_clear(&slots[i]);
+    OPENSSL_free(slots);
 }
 
 /// FNV-1a, 64 bits, over the length and the last 64 bytes (the signature's, which differ
@@ -67,18 +90,19 @@ static uint64_t caasa_hash(const unsigned char *bytes, size_t length) {
 }
 
 /// The certificate whose DER is exactly (der, length), with a reference for the caller: from
-/// the cache, or parsed and remembered. NULL when the bytes are not exactly one certificate.
+/// this thread's entries of `cache`, or parsed and remembered. NULL when the bytes are not
+/// exactly one certificate.
 static X509 *caasa_cert_cache_get(caasa_cert_cache *cache, const unsigned char *der, size_t length) {
-    uint64_t hash = caasa_hash(der, length);
-    caasa_cert_slot *slot = &cache->slots[hash % cache->capacity];
-    pthread_mutex_lock(&cache->lock);
-    if (slot->cert != NULL && slot->hash == hash && slot->length == length && memcmp(slot->der, der, length) == 0
-        && X509_up_ref(slot->cert)) {
-        X509 *found = slot->cert;
-        pthread_mutex_unlock(&cache->lock);
-        return found;
+    if (caasa_thread_certs == NULL) {
+        caasa_thread_certs = OPENSSL_zalloc(CAASA_THREAD_CERT_SLOTS * sizeof *caasa_thread_certs);
+        caasa_thread_state_made();
     }
-    pthread_mutex_unlock(&cache->lock);
+    uint64_t hash = caasa_hash(der, length);
+    size_t slots = cache->capacity < CAASA_THREAD_CERT_SLOTS ? cache->capacity : CAASA_THREAD_CERT_SLOTS;
+    caasa_cert_slot *slot = caasa_thread_certs == NULL ? NULL : &caasa_thread_certs[(hash ^ cache->id) % slots];
+    if (slot != NULL && slot->cert != NULL && slot->cache_id == cache->id && slot->hash == hash
+        && slot->length == length && memcmp(slot->der, der, length) == 0 && X509_up_ref(slot->cert))
+        return slot->cert;
 
     const unsigned char *cursor = der;
     X509 *cert = d2i_X509(NULL, &cursor, (long)length);
@@ -86,21 +110,18 @@ static X509 *caasa_cert_cache_get(caasa_cert_cache *cache, const unsigned char *
         X509_free(cert);
         return NULL;
     }
+    if (slot == NULL) return cert;  // not remembered, still usable
     unsigned char *copy = OPENSSL_memdup(der, length);
     if (copy == NULL || !X509_up_ref(cert)) {
         OPENSSL_free(copy);
-        return cert;  // not remembered, still usable
+        return cert;
     }
-    pthread_mutex_lock(&cache->lock);
-    X509 *old_cert = slot->cert;
-    unsigned char *old_der = slot->der;
+    caasa_cert_slot_clear(slot);
+    slot->cache_id = cache->id;
     slot->hash = hash;
     slot->length = length;
     slot->der = copy;
-    slot->cert = cert;  // the cache's reference
-    pthread_mutex_unlock(&cache->lock);
-    X509_free(old_cert);
-    OPENSSL_free(old_der);
+    slot->cert = cert;  // the thread's reference
     return cert;
 }
 

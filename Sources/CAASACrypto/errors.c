@@ -88,7 +88,10 @@ void caasa_name_string_release(void) {
 
 /// The name printed as caasa_name_string prints it, into the thread's BIO.
 static char *caasa_print_name(const X509_NAME *name) {
-    if (caasa_name_bio == NULL && (caasa_name_bio = BIO_new(BIO_s_mem())) == NULL) return NULL;
+    if (caasa_name_bio == NULL) {
+        if ((caasa_name_bio = BIO_new(BIO_s_mem())) == NULL) return NULL;
+        caasa_thread_state_made();
+    }
     BIO *bio = caasa_name_bio;
     if (BIO_reset(bio) != 1) return NULL;
     unsigned long flags = (ASN1_STRFLGS_RFC2253 & ~ASN1_STRFLGS_ESC_MSB) | XN_FLAG_SEP_CPLUS_SPC

@@ -51,6 +51,13 @@ caasa_status caasa_buffer_from_bytes(const unsigned char *bytes, size_t length, 
 int caasa_quick_signature_check(PKCS7 *p7, STACK_OF(X509) *candidates, X509 **signer, ASN1_OCTET_STRING **content)
     __attribute__((visibility("hidden")));
 
+/// Says that the calling thread now holds state of this module (quickverify.c, caasa_name_string,
+/// certcache.c), so that it is freed when the thread exits (thread.c).
+void caasa_thread_state_made(void) __attribute__((visibility("hidden")));
+
+/// Frees the certificates certcache.c keeps for the calling thread (caasa_thread_stop calls it).
+void caasa_thread_certs_release(void) __attribute__((visibility("hidden")));
+
 /// Frees what quickverify.c keeps for the calling thread (caasa_thread_stop calls it).
 void caasa_quick_verify_release(void) __attribute__((visibility("hidden")));
 

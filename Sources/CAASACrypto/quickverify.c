@@ -55,7 +55,10 @@ static int caasa_quick_digest_index(int nid) {
 }
 
 static caasa_quick_state *caasa_quick_state_get(void) {
-    if (caasa_quick == NULL) caasa_quick = OPENSSL_zalloc(sizeof *caasa_quick);
+    if (caasa_quick == NULL) {
+        caasa_quick = OPENSSL_zalloc(sizeof *caasa_quick);
+        caasa_thread_state_made();
+    }
     return caasa_quick;
 }
 

@@ -307,17 +307,19 @@ int caasa_policy_check_certificate(const caasa_certs *certs, size_t index, int a
 caasa_status caasa_pkcs7_parse(const void *_Nullable data, size_t length, caasa_encoding encoding,
                                caasa_pkcs7 *_Nullable *_Nonnull out);
 
-/// Parsed certificates shared between parses, keyed by their DER bytes: a batch of messages
-/// carrying the same certificates parses each of them once (OpenSSL 3.0 spends most of a
-/// message's parse decoding certificate public keys). Thread-safe; holds at most `capacity`
-/// certificates, each new one replacing the one in its slot.
+/// Parsed certificates kept between parses, keyed by their DER bytes: a batch of messages
+/// carrying the same certificates parses each of them once per thread (OpenSSL 3.0 spends most
+/// of a message's parse decoding certificate public keys). Thread-safe: each thread keeps its
+/// own parsed certificates, so threads share no lock and no certificate object. Holds at most
+/// `capacity` certificates per thread (and 256 per thread over all caches), each new one
+/// replacing the one in its slot.
 typedef struct caasa_cert_cache caasa_cert_cache;
 
 /// A new, empty cache (NULL when out of memory).
 caasa_cert_cache *_Nullable caasa_cert_cache_new(size_t capacity);
 
-/// Frees the cache and releases its certificates (messages parsed with it keep theirs). NULL
-/// is ignored.
+/// Frees the cache and releases the calling thread's certificates of it (messages parsed with it
+/// keep theirs; other threads' go when they stop, `caasa_thread_stop`). NULL is ignored.
 void caasa_cert_cache_free(caasa_cert_cache *_Nullable cache);
 
 /// `caasa_pkcs7_parse`, taking the certificates of DER (and PEM) SignedData from `cache` (or
