@@ -41,6 +41,32 @@ struct BatchFrontendTests {
         }
     }
 
+    /// Issue #29: with the items known, the calling thread is one of the workers. A batch many
+    /// times longer than the window (8 results per job) must end, with the output of one job:
+    /// the first version hung when a worker waited for room while holding the producer.
+    @Test(
+        "a batch far longer than the window ends with the output of --jobs 1, from a directory and from a list",
+        arguments: [2, 3, 5])
+    func longBatchEnds(jobs: Int) throws {
+        try withTemporaryDirectory { dir in
+            let signed = try Fixture.signedFile(in: dir)
+            let site = dir.child("site")
+            try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+            for index in 0..<300 { try FileManager.default.copyItem(at: signed, to: site.child("f\(index).p7m")) }
+            try (0..<300).map { site.child("f\($0).p7m").path }.map { $0 + "\n" }.joined().write(
+                to: dir.child("list.txt"), atomically: true, encoding: .utf8)
+            let command = ["verify", "--at", "2025-01-01T00:00:00Z"] + Fixture.testTrust
+            let one = CLI.run(command + [site.path, "--jobs", "1"], timeout: 120)
+            #expect(one.status == 0 && one.stdoutText.split(separator: "\n").count == 300, "\(one)")
+            for input in [[site.path], ["--files-from", dir.child("list.txt").path]] {
+                let many = CLI.run(command + input + ["--jobs", String(jobs)], timeout: 120)
+                #expect(many.status == 0, "\(input) --jobs \(jobs): \(many)")
+                if input.count == 1 { #expect(many.stdout == one.stdout) }
+                #expect(many.stdoutText.split(separator: "\n").count == 300)
+            }
+        }
+    }
+
     @Test("the worst status wins: an unreadable file (2) over a tampered one (1) over valid ones (0)")
     func worstStatus() throws {
         try withTemporaryDirectory { dir in

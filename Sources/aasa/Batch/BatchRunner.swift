@@ -2,8 +2,9 @@ import AASA
 import ArgumentParser
 import Foundation
 
-/// Runs a batch: `jobs` worker threads take the items in order, at most a window of results
-/// waits to be printed, and the calling thread prints each item's output in input order, so
+/// Runs a batch: `jobs` workers take the items in order, at most a window of results waits to
+/// be printed, and the calling thread prints each item's output in input order (and, when the
+/// items are known, is one of the workers between its prints), so
 /// the output is the same whatever the number of jobs, and memory does not grow with the
 /// number of items. The items come from a producer called as workers take them (a
 /// `--files-from` list is read as the batch goes), never all at once.
@@ -44,7 +45,14 @@ enum BatchRunner {
         }
         let producer = Producer(next)
         let state = State<Result>(window: workers * windowPerJob, producerMayWait: expected == nil)
-        for _ in 0..<workers {
+        // When taking an item never waits (the items are known), the calling thread is one of the
+        // workers: between the results it prints, it works on items itself. A printing thread
+        // of its own, beside `jobs` workers, was one thread more than the cores that `--jobs`
+        // names: with two jobs on two cores, two processes of one job were 1.14 times as fast
+        // (docs/performance.md, "Many cores").
+        let callerWorks = expected != nil
+        let threads = callerWorks ? workers - 1 : workers
+        for _ in 0..<threads {
             let thread = Thread {
                 while let (index, item) = state.take(from: producer) {
                     state.finish(index, work(item))
@@ -57,16 +65,33 @@ enum BatchRunner {
             thread.start()
         }
         var index = 0
-        while let ready = state.results(from: index) {
+        while true {
+            if callerWorks {
+                // What is ready is printed first; then an item, when the window has room.
+                guard let ready = state.readyResults(from: index) else { break }
+                if !ready.isEmpty {
+                    for result in ready {
+                        deliver(index, result)
+                        index += 1
+                    }
+                    continue
+                }
+                if let (taken, item) = state.takeIfRoom(from: producer) {
+                    state.finish(taken, work(item))
+                    continue
+                }
+            }
+            guard let ready = state.results(from: index) else { break }
             for result in ready {
                 deliver(index, result)
                 index += 1
             }
         }
+        RecentDirectory.forget()
         // No worker may still hold a result, or OpenSSL's per-thread state (each worker frees
         // it before it says it is done), when the batch returns and the process exits:
         // valgrind and LeakSanitizer reported such memory, now and then, as lost.
-        state.waitForWorkers(workers)
+        state.waitForWorkers(threads)
     }
 
     /// The item producer, called by one worker at a time.
@@ -154,6 +179,56 @@ enum BatchRunner {
             defer { lock.unlock() }
             taken += 1
             return (taken - 1, item)
+        }
+
+        /// The next item and its index when the window has room now; nil when it has none, when
+        /// a worker is taking one, or when no item is left (never waits). For the calling
+        /// thread, whose producer never waits.
+        func takeIfRoom<Item>(from producer: Producer<Item>) -> (Int, Item)? {
+            // A worker holding the producer may be waiting for room that only this thread frees
+            // (by printing): never wait for it.
+            guard producer.lock.try() else { return nil }
+            defer { producer.lock.unlock() }
+            lock.lock()
+            let room = count == nil && taken < delivered + window
+            lock.unlock()
+            guard room else { return nil }
+            guard let item = producer.next() else {
+                lock.lock()
+                if count == nil {
+                    count = taken
+                    roomFreed.broadcast()
+                    resultReady.signal()
+                }
+                lock.unlock()
+                return nil
+            }
+            lock.lock()
+            defer { lock.unlock() }
+            taken += 1
+            return (taken - 1, item)
+        }
+
+        /// Item `index`'s output with every later one already finished in order, without
+        /// waiting: empty when item `index` is not finished yet, nil when there is no item
+        /// `index`. Like ``results(from:)``, calling it frees the room of every item before
+        /// `index`.
+        func readyResults(from index: Int) -> [Result]? {
+            lock.lock()
+            defer { lock.unlock() }
+            delivered = index
+            if waitingForRoom > 0 { roomFreed.broadcast() }
+            guard results[index] != nil else {
+                if let count, index >= count { return nil }
+                return []
+            }
+            var ready: [Result] = []
+            var next = index
+            while let result = results.removeValue(forKey: next) {
+                ready.append(result)
+                next += 1
+            }
+            return ready
         }
 
         func finish(_ index: Int, _ output: Result) {
