@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # ThreadSanitizer over the code that runs on several threads: batch mode (worker threads, the
-# certificate and chain caches, ordered output), the chain cache shared by many threads, and
+# calling thread that works and prints, per-thread certificates, the caches, ordered output),
+# the chain cache shared by many threads, and
 # the audit (SwiftNIO event loops, TLS verification callbacks, bounded concurrency).
 # The CLI tests run the instrumented `aasa` binary, so a race in a batch child process ends it
 # with status 66 and fails its test. Uses its own build folder (.build-tsan), built with line
@@ -16,6 +17,6 @@ scripts/ensure-deps.sh nginx
 echo "== ThreadSanitizer: swift test --sanitize=thread (batch, file lists, chain cache, audit)" >&2
 TSAN_OPTIONS="halt_on_error=1:exitcode=66:second_deadlock_stack=1" \
     scripts/swift-test.sh --scratch-path .build-tsan --sanitize=thread -Xswiftc -gline-tables-only -Xcc -gline-tables-only \
-    --filter 'BatchCommandTests|FilesFromTests|ChainCacheTests|AASAAuditTests' \
+    --filter 'BatchCommandTests|BatchFrontendTests|FilesFromTests|ChainCacheTests|CertificateCacheThreadTests|AASAAuditTests' \
     --skip 'WANSimulationTests|ScaleOutRecipeTests'
 echo "tsan: ThreadSanitizer clean" >&2
