@@ -164,7 +164,13 @@ enum BatchRunner {
             // first, so that output never waits on input.
             if producerMayWait, let awaited = printerWaitsFor, results[awaited] != nil { resultReady.signal() }
             lock.unlock()
-            guard !finished, let item = producer.next() else {
+            return finished ? nil : nextItem(from: producer)
+        }
+
+        /// The producer's next item and its index, or nil at the end of the items, which the
+        /// other workers and the printer then learn. Called with the producer's lock held.
+        private func nextItem<Item>(from producer: Producer<Item>) -> (Int, Item)? {
+            guard let item = producer.next() else {
                 lock.lock()
                 if count == nil {
                     count = taken
@@ -192,21 +198,7 @@ enum BatchRunner {
             lock.lock()
             let room = count == nil && taken < delivered + window
             lock.unlock()
-            guard room else { return nil }
-            guard let item = producer.next() else {
-                lock.lock()
-                if count == nil {
-                    count = taken
-                    roomFreed.broadcast()
-                    resultReady.signal()
-                }
-                lock.unlock()
-                return nil
-            }
-            lock.lock()
-            defer { lock.unlock() }
-            taken += 1
-            return (taken - 1, item)
+            return room ? nextItem(from: producer) : nil
         }
 
         /// Item `index`'s output with every later one already finished in order, without
@@ -222,6 +214,12 @@ enum BatchRunner {
                 if let count, index >= count { return nil }
                 return []
             }
+            return takeFinished(from: index)
+        }
+
+        /// The finished results from `index` on, in order, up to the first not finished yet;
+        /// removed. Called with `lock` held.
+        private func takeFinished(from index: Int) -> [Result] {
             var ready: [Result] = []
             var next = index
             while let result = results.removeValue(forKey: next) {
@@ -282,13 +280,7 @@ enum BatchRunner {
                 resultReady.wait()
             }
             printerWaitsFor = nil
-            var ready: [Result] = []
-            var next = index
-            while let result = results.removeValue(forKey: next) {
-                ready.append(result)
-                next += 1
-            }
-            return ready
+            return takeFinished(from: index)
         }
     }
 }
