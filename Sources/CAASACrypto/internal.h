@@ -45,6 +45,10 @@ caasa_status caasa_buffer_from_bio(BIO *bio, caasa_buffer *out) __attribute__((v
 caasa_status caasa_buffer_from_bytes(const unsigned char *bytes, size_t length, caasa_buffer *out)
     __attribute__((visibility("hidden")));
 
+/// The embedded content of a SignedData as an OCTET STRING (id-data, or another content type
+/// holding one, as PKCS7_dataInit reads it), or NULL (not SignedData, detached, or not octets).
+ASN1_OCTET_STRING *caasa_embedded_content(PKCS7 *p7) __attribute__((visibility("hidden")));
+
 /// 1 when `p7` has the shape quickverify.c handles and its signature verifies, with the
 /// signer (from `candidates`) and the embedded content; 0 otherwise, the error queue as it was:
 /// the caller then asks PKCS7_verify, which gives every other verdict.

@@ -20,8 +20,7 @@ static const char *caasa_object_name(const ASN1_OBJECT *object, char *buffer, si
     return buffer;
 }
 
-/// The embedded content as an OCTET STRING, or NULL (detached, or not an octet string).
-static ASN1_OCTET_STRING *caasa_embedded_content(PKCS7 *p7) {
+ASN1_OCTET_STRING *caasa_embedded_content(PKCS7 *p7) {
     if (!PKCS7_type_is_signed(p7) || p7->d.sign == NULL || p7->d.sign->contents == NULL) return NULL;
     PKCS7 *inner = p7->d.sign->contents;
     if (PKCS7_type_is_data(inner)) return inner->d.data;

@@ -97,20 +97,14 @@ static EVP_PKEY_CTX *caasa_quick_context(caasa_quick_state *state, EVP_PKEY *key
 /// handles and its signature verifies; 0 otherwise (the caller then uses PKCS7_verify).
 /// `candidates` are the certificates PKCS7_verify would look the signer up in.
 static int caasa_quick_check(PKCS7 *p7, STACK_OF(X509) *candidates, X509 **signer, ASN1_OCTET_STRING **content) {
-    if (!PKCS7_type_is_signed(p7) || p7->d.sign == NULL || p7->d.sign->contents == NULL) return 0;
+    // The content PKCS7_dataInit would digest (NULL also when p7 is not SignedData).
+    ASN1_OCTET_STRING *bytes = caasa_embedded_content(p7);
+    if (bytes == NULL) return 0;
     STACK_OF(PKCS7_SIGNER_INFO) *infos = p7->d.sign->signer_info;
     if (sk_PKCS7_SIGNER_INFO_num(infos) != 1) return 0;
     PKCS7_SIGNER_INFO *info = sk_PKCS7_SIGNER_INFO_value(infos, 0);
     if (sk_X509_ATTRIBUTE_num(info->auth_attr) > 0 || info->issuer_and_serial == NULL || info->enc_digest == NULL)
         return 0;
-    // The content PKCS7_dataInit would digest: id-data, or another type holding an OCTET STRING.
-    PKCS7 *inner = p7->d.sign->contents;
-    ASN1_OCTET_STRING *bytes = NULL;
-    if (PKCS7_type_is_data(inner))
-        bytes = inner->d.data;
-    else if (PKCS7_type_is_other(inner) && inner->d.other != NULL && inner->d.other->type == V_ASN1_OCTET_STRING)
-        bytes = inner->d.other->value.octet_string;
-    if (bytes == NULL) return 0;
 
     // PKCS7_dataInit computes every digest the SignedData lists (and fails on one it cannot);
     // PKCS7_signatureVerify uses the one whose NID is the SignerInfo's.
